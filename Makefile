@@ -1,0 +1,48 @@
+# cardledger — `make run` starts the service, `make test` runs everything CI runs.
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+INSTALLED := $(VENV)/.installed
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.DEFAULT_GOAL := help
+.PHONY: help install run test check lint format typecheck pytest openapi openapi-check bench clean
+
+help: ## list the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | expand -t 18
+
+$(INSTALLED): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev]'
+	touch $@
+
+install: $(INSTALLED) ## create .venv and install cardledger with its dev tools
+
+run: $(INSTALLED) ## start the API on http://$(HOST):$(PORT) with the SQLite store under ./var
+	$(VENV)/bin/cardledger serve --host $(HOST) --port $(PORT)
+
+test: check pytest ## lint, type-check and run the whole test suite
+
+check: lint typecheck ## ruff and mypy
+
+lint: $(INSTALLED) ## ruff lint and format check
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+format: $(INSTALLED) ## apply ruff's formatting and safe fixes
+	$(VENV)/bin/ruff format .
+	$(VENV)/bin/ruff check --fix .
+
+typecheck: $(INSTALLED) ## mypy (strict on domain/)
+	$(VENV)/bin/mypy domain service projections
+
+pytest: $(INSTALLED) ## the test suite (PostgreSQL tests run when the server answers)
+	$(PY) -m pytest $(PYTEST_ARGS)
+
+openapi: $(INSTALLED) ## regenerate openapi/openapi.json from the app
+	$(VENV)/bin/cardledger openapi --output openapi/openapi.json
+
+clean: ## remove the virtualenv, local data and caches
+	rm -rf $(VENV) var .pytest_cache .mypy_cache .ruff_cache .hypothesis test-artifacts

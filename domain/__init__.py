@@ -1,0 +1,1 @@
+"""Pure game rules: immutable data in, events out. No I/O, clock or global randomness."""

@@ -1,0 +1,177 @@
+"""The event-sourced game: a thin eventsourcing aggregate around the pure rules in domain.game.
+
+Each stored event is a ``Recorded`` envelope: the domain event plus who caused it, the command
+that did, and its link in the game's hash chain.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, ClassVar
+from uuid import UUID
+
+import msgspec
+from eventsourcing.domain import BaseAggregate
+
+from domain import game
+from domain.chain import GENESIS, event_hash
+from domain.commands import Command
+from domain.events import Event, GameCreated
+from domain.game import GameState
+
+
+class ChainBroken(Exception):
+    """A stored event does not link to the one before it."""
+
+
+class Recorded(msgspec.Struct, frozen=True, kw_only=True):
+    originator_id: UUID
+    originator_version: int
+    timestamp: datetime
+    actor: str  # "seat:N", "server" or "admin"
+    command_id: str
+    payload: Event
+    prev_hash: str
+    hash: str
+
+    def mutate(self, aggregate: GameAggregate | None) -> GameAggregate:
+        if aggregate is None:
+            if not isinstance(self.payload, GameCreated):
+                raise ChainBroken("a game's first event must be GameCreated")
+            cls = GameAggregate.by_variant[self.payload.variant]
+            aggregate = cls.__new__(cls)
+            aggregate.__base_init__(
+                originator_id=self.originator_id,
+                originator_version=self.originator_version,
+                timestamp=self.timestamp,
+            )
+            aggregate.state = game.evolve(None, self.payload)
+            aggregate.chain_head = self.hash
+            return aggregate
+        if (
+            self.originator_version != aggregate.version + 1
+            or self.prev_hash != aggregate.chain_head
+        ):
+            raise ChainBroken(
+                f"event {self.originator_version} does not follow {aggregate.version}"
+            )
+        aggregate.state = game.evolve(aggregate.state, self.payload)
+        aggregate.version = self.originator_version
+        aggregate.modified_on = self.timestamp
+        aggregate.chain_head = self.hash
+        return aggregate
+
+
+def project(aggregate: GameAggregate | None, events: Any) -> GameAggregate | None:
+    """Projector for the repository: folds Recorded envelopes (no per-event protocol check)."""
+    for recorded in events:
+        aggregate = recorded.mutate(aggregate)
+    return aggregate
+
+
+class GameAggregate(BaseAggregate[UUID]):
+    """One game. Subclassed once per variant with an explicit topic."""
+
+    by_variant: ClassVar[dict[str, type[GameAggregate]]] = {}
+    variant_id: ClassVar[str]
+    state: GameState
+    chain_head: str
+
+    def __init_subclass__(cls, variant_id: str = "", **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if variant_id:
+            cls.variant_id = variant_id
+            GameAggregate.by_variant[variant_id] = cls
+
+    @staticmethod
+    def open(
+        game_id: UUID, events: list[Event], *, actor: str, command_id: str, now: datetime
+    ) -> GameAggregate:
+        """A new game from its creation events (GameCreated first)."""
+        first = _envelope(game_id, 1, GENESIS, events[0], actor, command_id, now)
+        aggregate = first.mutate(None)
+        aggregate.pending_events.append(first)  # type: ignore[arg-type]
+        aggregate.record(events[1:], actor=actor, command_id=command_id, now=now)
+        return aggregate
+
+    def record(
+        self, events: list[Event], *, actor: str, command_id: str, now: datetime
+    ) -> list[Recorded]:
+        recorded = []
+        for payload in events:
+            envelope = _envelope(
+                self.id, self.version + 1, self.chain_head, payload, actor, command_id, now
+            )
+            envelope.mutate(self)
+            self.pending_events.append(envelope)  # type: ignore[arg-type]
+            recorded.append(envelope)
+        return recorded
+
+    def join(
+        self, *, player_id: str, name: str, client_seed: str, command_id: str, now: datetime
+    ) -> list[Recorded]:
+        events = game.join(
+            self.state,
+            player_id=player_id,
+            name=name,
+            client_seed=client_seed,
+            now=now,
+            version=self.version,
+        )
+        return self.record(
+            events, actor=f"seat:{len(self.state.seats)}", command_id=command_id, now=now
+        )
+
+    def act(
+        self, *, player_id: str, command: Command, command_id: str, now: datetime
+    ) -> list[Recorded]:
+        events = game.act(
+            self.state, player_id=player_id, command=command, now=now, version=self.version
+        )
+        seat = self.state.seat_of(player_id)
+        return self.record(events, actor=f"seat:{seat}", command_id=command_id, now=now)
+
+    def cancel(
+        self, *, by: str, player_id: str | None, command_id: str, now: datetime
+    ) -> list[Recorded]:
+        events = game.cancel(self.state, by=by, player_id=player_id)
+        actor = "admin" if by == "admin" else "seat:0"
+        return self.record(events, actor=actor, command_id=command_id, now=now)
+
+    def expire(self, *, command_id: str, now: datetime) -> list[Recorded]:
+        events = game.expire(self.state, now=now, version=self.version)
+        return self.record(events, actor="server", command_id=command_id, now=now)
+
+
+def _envelope(
+    game_id: UUID,
+    version: int,
+    prev_hash: str,
+    payload: Event,
+    actor: str,
+    command_id: str,
+    now: datetime,
+) -> Recorded:
+    digest = event_hash(
+        prev_hash=prev_hash,
+        game_id=str(game_id),
+        version=version,
+        timestamp=now,
+        actor=actor,
+        command_id=command_id,
+        payload=payload,
+    )
+    return Recorded(
+        originator_id=game_id,
+        originator_version=version,
+        timestamp=now,
+        actor=actor,
+        command_id=command_id,
+        payload=payload,
+        prev_hash=prev_hash,
+        hash=digest,
+    )
+
+
+class OpenHandGame(GameAggregate, variant_id="open-hand"):
+    TOPIC = "cardledger:open-hand:game"

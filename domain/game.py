@@ -1,0 +1,288 @@
+"""The lifecycle every variant shares: create, join, start, act, leave, cancel, finish.
+
+``decide`` functions return events or raise RuleViolation; ``evolve`` folds one event into the
+state. Variant-specific rules are delegated to the game's Variant.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import datetime
+from typing import Any
+
+import msgspec
+
+from domain.commands import Command, Leave, VoteCancel
+from domain.errors import RuleViolation, forbidden, invalid
+from domain.events import (
+    CancelVoted,
+    Event,
+    GameCancelled,
+    GameCreated,
+    GameFinished,
+    GameStarted,
+    PlayerLeft,
+    SeatTaken,
+    Secret,
+)
+from domain.fairness import RandomStream, commitment
+from domain.variant import Outcome, Turn, Variant
+from domain.variants import variant_by_id
+
+MAX_CLIENT_SEED = 128
+MAX_NAME = 64
+
+
+class SeatInfo(msgspec.Struct, frozen=True, kw_only=True):
+    player_id: str
+    name: str
+    client_seed: str = ""
+    left: bool = False
+    voted_cancel: bool = False
+
+
+class GameState(msgspec.Struct, frozen=True, kw_only=True):
+    game_id: str
+    variant: str
+    options: dict[str, Any]
+    seat_count: int
+    creator: str
+    seed_commitment: str
+    seed: str | None  # hex; None when folded from events whose seed was redacted
+    seats: tuple[SeatInfo, ...] = ()
+    status: str = "waiting"  # waiting, active, finished, cancelled
+    table: Any = None
+    outcome: Outcome | None = None
+    cancelled_by: str | None = None
+    revealed_seed: str | None = None
+
+    @property
+    def rules(self) -> Variant[Any, Any]:
+        return variant_by_id(self.variant)
+
+    def seat_of(self, player_id: str) -> int | None:
+        for index, seat in enumerate(self.seats):
+            if seat.player_id == player_id:
+                return index
+        return None
+
+    @property
+    def over(self) -> bool:
+        return self.status in ("finished", "cancelled")
+
+
+def parse_options(variant: Variant[Any, Any], raw: dict[str, Any] | None) -> dict[str, Any]:
+    """Options with defaults filled in, or a coded error naming the bad one."""
+    raw = raw or {}
+    allowed = set(variant.options_type.__struct_fields__)
+    unknown = sorted(set(raw) - allowed)
+    if unknown:
+        raise invalid("unknown_option", f"{variant.id} has no option {unknown[0]!r}")
+    try:
+        options = msgspec.convert(raw, variant.options_type)
+    except msgspec.ValidationError as error:
+        raise invalid("invalid_option", f"invalid option for {variant.id}: {error}") from None
+    resolved: dict[str, Any] = msgspec.to_builtins(options)
+    return resolved
+
+
+def _check_client_seed(client_seed: str) -> None:
+    if len(client_seed) > MAX_CLIENT_SEED:
+        raise invalid("invalid_client_seed", f"client_seed is longer than {MAX_CLIENT_SEED}")
+
+
+def create(
+    *,
+    game_id: str,
+    variant_id: str,
+    seat_count: int,
+    options: dict[str, Any] | None,
+    creator_id: str,
+    creator_name: str,
+    client_seed: str,
+    seed: bytes,
+) -> list[Event]:
+    variant = variant_by_id(variant_id)
+    if not variant.min_seats <= seat_count <= variant.max_seats:
+        raise invalid(
+            "invalid_seat_count",
+            f"{variant.id} is for {variant.min_seats} to {variant.max_seats} players",
+        )
+    resolved = parse_options(variant, options)
+    _check_client_seed(client_seed)
+    return [
+        GameCreated(
+            game_id=game_id,
+            variant=variant.id,
+            options=resolved,
+            seat_count=seat_count,
+            creator=creator_id,
+            seed_commitment=commitment(seed),
+            seed=Secret(owner=None, value=seed.hex()),
+        ),
+        SeatTaken(seat=0, player_id=creator_id, name=creator_name, client_seed=client_seed),
+    ]
+
+
+def stream(state: GameState) -> RandomStream | None:
+    """The game's random stream, once every seat (and so every client seed) is known."""
+    if state.seed is None or len(state.seats) < state.seat_count:
+        return None
+    return RandomStream(
+        bytes.fromhex(state.seed), state.game_id, [seat.client_seed for seat in state.seats]
+    )
+
+
+def join(
+    state: GameState, *, player_id: str, name: str, client_seed: str, now: datetime, version: int
+) -> list[Event]:
+    if state.seat_of(player_id) is not None:
+        raise RuleViolation("already_seated", "you already have a seat at this game")
+    if state.status != "waiting":
+        if len(state.seats) == state.seat_count and state.status == "active":
+            raise RuleViolation("game_full", "every seat of this game is taken")
+        raise _not_open(state)
+    _check_client_seed(client_seed)
+    events: list[Event] = [
+        SeatTaken(seat=len(state.seats), player_id=player_id, name=name, client_seed=client_seed)
+    ]
+    if len(state.seats) + 1 == state.seat_count:
+        events.append(GameStarted(seat_count=state.seat_count))
+        started = fold(state, events)
+        turn = Turn(now, stream(started), version)
+        events += state.rules.start(started.table, turn)
+    return events
+
+
+def cancel(state: GameState, *, by: str, player_id: str | None) -> list[Event]:
+    """Cancel by the creator (before the start) or by an operator (any time before the end)."""
+    if state.over:
+        raise _not_open(state)
+    if by == "creator":
+        if player_id != state.creator:
+            raise forbidden(
+                "not_creator", "only the creator may cancel a game that has not started"
+            )
+        if state.status != "waiting":
+            raise RuleViolation(
+                "game_already_started",
+                "a started game is cancelled by a unanimous vote_cancel or an operator",
+            )
+    return [GameCancelled(by=by, seed=state.seed or "")]
+
+
+def act(
+    state: GameState, *, player_id: str, command: Command, now: datetime, version: int
+) -> list[Event]:
+    seat = state.seat_of(player_id)
+    if seat is None:
+        raise forbidden("not_seated", "you have no seat at this game")
+    if state.status != "active":
+        raise _not_open(state)
+    if state.seats[seat].left:
+        raise RuleViolation("player_left", "you have left this game")
+    turn = Turn(now, stream(state), version)
+    events: list[Event]
+    if isinstance(command, VoteCancel):
+        return _vote_cancel(state, seat)
+    if isinstance(command, Leave):
+        events = [PlayerLeft(seat=seat)]
+        events += state.rules.after_leave(fold(state, events).table, seat, turn)
+    elif type(command) in state.rules.commands:
+        events = state.rules.decide(state.table, seat, command, turn)
+    else:
+        raise invalid("unknown_command", f"{state.variant} has no command {command.name!r}")
+    return _finish_if_over(state, events)
+
+
+def expire(state: GameState, *, now: datetime, version: int) -> list[Event]:
+    """The server's move once the table's deadline has passed (empty if nothing is due)."""
+    if state.status != "active":
+        return []
+    deadline = state.rules.deadline(state.table)
+    if deadline is None or now < deadline:
+        return []
+    events = state.rules.expire(state.table, Turn(now, stream(state), version))
+    return _finish_if_over(state, events)
+
+
+def _vote_cancel(state: GameState, seat: int) -> list[Event]:
+    if state.seats[seat].voted_cancel:
+        raise RuleViolation("already_voted", "you have already voted to cancel")
+    events: list[Event] = [CancelVoted(seat=seat)]
+    voted = fold(state, events)
+    if all(s.voted_cancel or s.left for s in voted.seats):
+        events.append(GameCancelled(by="vote", seed=state.seed or ""))
+    return events
+
+
+def _finish_if_over(state: GameState, events: list[Event]) -> list[Event]:
+    after = fold(state, events)
+    outcome = state.rules.outcome(after.table)
+    if outcome is not None:
+        events = [
+            *events,
+            GameFinished(scores=outcome.scores, winners=outcome.winners, seed=state.seed or ""),
+        ]
+    return events
+
+
+def _not_open(state: GameState) -> RuleViolation:
+    if state.status == "finished":
+        return RuleViolation("game_finished", "this game is over")
+    if state.status == "cancelled":
+        return RuleViolation("game_cancelled", "this game was cancelled")
+    if state.status == "waiting":
+        return RuleViolation("game_not_started", "this game is still waiting for players")
+    return RuleViolation("game_already_started", "this game has already started")
+
+
+def evolve(state: GameState | None, event: Event) -> GameState:
+    if state is None:
+        if not isinstance(event, GameCreated):
+            raise ValueError("a game's first event must be GameCreated")
+        return GameState(
+            game_id=event.game_id,
+            variant=event.variant,
+            options=event.options,
+            seat_count=event.seat_count,
+            creator=event.creator,
+            seed_commitment=event.seed_commitment,
+            seed=event.seed.value,
+        )
+    replace = msgspec.structs.replace
+    match event:
+        case SeatTaken():
+            seat = SeatInfo(
+                player_id=event.player_id, name=event.name, client_seed=event.client_seed
+            )
+            return replace(state, seats=(*state.seats, seat))
+        case GameStarted():
+            options = msgspec.convert(state.options, state.rules.options_type)
+            return replace(
+                state, status="active", table=state.rules.setup(options, state.seat_count)
+            )
+        case CancelVoted():
+            return _replace_seat(state, event.seat, voted_cancel=True)
+        case GameCancelled():
+            return replace(
+                state, status="cancelled", cancelled_by=event.by, revealed_seed=event.seed or None
+            )
+        case GameFinished():
+            outcome = Outcome(scores=event.scores, winners=event.winners)
+            return replace(state, status="finished", outcome=outcome, revealed_seed=event.seed)
+        case PlayerLeft():
+            state = _replace_seat(state, event.seat, left=True)
+    return replace(state, table=state.rules.evolve(state.table, event))
+
+
+def _replace_seat(state: GameState, index: int, **changes: Any) -> GameState:
+    seats = list(state.seats)
+    seats[index] = msgspec.structs.replace(seats[index], **changes)
+    return msgspec.structs.replace(state, seats=tuple(seats))
+
+
+def fold(state: GameState, events: Iterable[Event]) -> GameState:
+    for event in events:
+        state = evolve(state, event)
+    return state

@@ -1,0 +1,130 @@
+"""The contract every variant implements, as pure functions of immutable data.
+
+A variant owns its table state (everything about the cards once the game has started). The
+shared lifecycle in ``domain.game`` (seats, start, leaving, cancelling, finishing) calls it.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any, ClassVar, Generic, TypeVar
+
+import msgspec
+
+from domain.commands import Command
+from domain.events import Event, Secret
+from domain.fairness import RandomStream
+from domain.perspective import Perspective
+
+Table = TypeVar("Table")
+Opts = TypeVar("Opts", bound=msgspec.Struct)
+
+
+class Outcome(msgspec.Struct, frozen=True):
+    scores: tuple[int, ...]
+    winners: tuple[int, ...]
+
+
+class ScoreRow(msgspec.Struct, frozen=True):
+    """One line of a scoreboard: a hand (or round, or trick) and the points each seat got in it."""
+
+    label: str
+    points: tuple[int, ...]
+
+
+class Turn:
+    """What a decision may use besides the state: the time and the game's random stream.
+
+    ``seal`` wraps a value in a Secret whose salt comes from the stream under a label unique to
+    this decision, so replaying a decision reproduces its events exactly.
+    """
+
+    def __init__(self, now: datetime, rng: RandomStream | None, version: int) -> None:
+        self.now = now
+        self.rng = rng
+        self.version = version
+        self._sealed = 0
+
+    def stream(self) -> RandomStream:
+        if self.rng is None:
+            raise RuntimeError("the random stream exists only once every seat is taken")
+        return self.rng
+
+    def seal(self, owner: int | None, value: Any) -> Secret[Any]:
+        label = f"seal/{self.version}/{self._sealed}"
+        self._sealed += 1
+        return Secret(owner=owner, value=value, salt=self.stream().salt(label))
+
+
+class Variant(ABC, Generic[Table, Opts]):
+    """One card game. Implementations are stateless singletons registered by ``id``."""
+
+    id: ClassVar[str]
+    name: ClassVar[str]
+    min_seats: ClassVar[int]
+    max_seats: ClassVar[int]
+    options_type: ClassVar[type[msgspec.Struct]]
+    commands: ClassVar[tuple[type[Command], ...]]
+    events: ClassVar[tuple[type[Event], ...]]
+    lower_score_wins: ClassVar[bool] = False
+
+    @abstractmethod
+    def setup(self, options: Opts, seat_count: int) -> Table:
+        """The table before the first deal."""
+
+    @abstractmethod
+    def start(self, table: Table, turn: Turn) -> list[Event]:
+        """The opening events once every seat is taken (deal, first leader...)."""
+
+    @abstractmethod
+    def decide(self, table: Table, seat: int, command: Command, turn: Turn) -> list[Event]:
+        """The events a seat's command causes, or a RuleViolation."""
+
+    @abstractmethod
+    def evolve(self, table: Table, event: Event) -> Table:
+        """The table after an event. Never draws randomness: results are in the events."""
+
+    @abstractmethod
+    def after_leave(self, table: Table, seat: int, turn: Turn) -> list[Event]:
+        """Events that follow a seat leaving (the table already shows it gone)."""
+
+    @abstractmethod
+    def legal_commands(self, table: Table, seat: int) -> list[Command]:
+        """Ready-to-send variant commands for the seat, in a stable order."""
+
+    @abstractmethod
+    def to_act(self, table: Table) -> tuple[int, ...]:
+        """Seats whose input is awaited."""
+
+    @abstractmethod
+    def hand(self, table: Table, seat: int) -> tuple[str, ...]:
+        """The seat's own cards."""
+
+    @abstractmethod
+    def hand_sizes(self, table: Table) -> tuple[int, ...]: ...
+
+    @abstractmethod
+    def scores(self, table: Table) -> tuple[int, ...]:
+        """Running totals per seat."""
+
+    @abstractmethod
+    def score_rows(self, table: Table) -> Sequence[ScoreRow]:
+        """Scoreboard lines, oldest first."""
+
+    @abstractmethod
+    def outcome(self, table: Table) -> Outcome | None:
+        """The final result once the rules say the game is over, else None."""
+
+    @abstractmethod
+    def public_table(self, table: Table, perspective: Perspective) -> msgspec.Struct:
+        """The variant's table state as the perspective may see it."""
+
+    def deadline(self, table: Table) -> datetime | None:
+        """When the server will act if nobody does (None: no timer running)."""
+        return None
+
+    def expire(self, table: Table, turn: Turn) -> list[Event]:
+        """Events applied by the server once the deadline has passed."""
+        return []

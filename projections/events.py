@@ -1,0 +1,35 @@
+"""Events as served: each redacted for the perspective that asks."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+import msgspec
+
+from domain.aggregate import Recorded
+from domain.perspective import Perspective, redact
+
+
+class EventOut(msgspec.Struct, frozen=True, kw_only=True):
+    version: int
+    timestamp: datetime
+    actor: str
+    command_id: str
+    type: str
+    payload: Any
+    prev_hash: str
+    hash: str
+
+
+def event_out(recorded: Recorded, perspective: Perspective) -> EventOut:
+    return EventOut(
+        version=recorded.originator_version,
+        timestamp=recorded.timestamp,
+        actor=recorded.actor,
+        command_id=recorded.command_id,
+        type=recorded.payload.name,
+        payload=redact(recorded.payload, perspective),
+        prev_hash=recorded.prev_hash,
+        hash=recorded.hash,
+    )

@@ -1,0 +1,1 @@
+"""The HTTP service: settings, storage, auth, the application's use cases and the litestar app."""

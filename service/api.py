@@ -1,0 +1,59 @@
+"""Request bodies and their decoding: malformed JSON is 400, a body of the wrong shape 422."""
+
+from __future__ import annotations
+
+from typing import Any, TypeVar
+
+import msgspec
+
+from service.errors import ApiError
+
+T = TypeVar("T")
+
+
+class CreatePlayer(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    name: str
+
+
+class CreateGame(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    variant: str
+    seats: int
+    options: dict[str, Any] | None = None
+    client_seed: str = ""
+
+
+class JoinGame(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    client_seed: str = ""
+
+
+class VariantInfo(msgspec.Struct, frozen=True, kw_only=True):
+    id: str
+    name: str
+    min_players: int
+    max_players: int
+    commands: list[str]
+    options: dict[str, Any]
+    options_schema: dict[str, Any]
+
+
+class Health(msgspec.Struct, frozen=True):
+    status: str
+
+
+def decode_json(body: bytes) -> Any:
+    try:
+        return msgspec.json.decode(body) if body else None
+    except msgspec.DecodeError as error:
+        raise ApiError(400, "malformed_json", f"the body is not valid JSON: {error}") from None
+
+
+def decode_body(body: bytes, kind: type[T], *, empty_ok: bool = False) -> T:
+    data = decode_json(body)
+    if data is None and empty_ok:
+        data = {}
+    try:
+        return msgspec.convert(data, kind)
+    except msgspec.ValidationError as error:
+        raise ApiError(
+            422, "invalid_body", f"the body does not fit {kind.__name__}: {error}"
+        ) from None

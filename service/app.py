@@ -1,0 +1,30 @@
+"""The litestar application."""
+
+from __future__ import annotations
+
+from litestar import Litestar
+from litestar.datastructures import State
+from litestar.openapi import OpenAPIConfig
+
+from service.application import Cardledger
+from service.openapi import refine_openapi
+from service.problems import EXCEPTION_HANDLERS
+from service.routes import GameController, MetaController, PlayerController
+from service.settings import Settings
+
+API_VERSION = "0.1.0"
+
+
+def create_app(settings: Settings | None = None, ledger: Cardledger | None = None) -> Litestar:
+    settings = settings or Settings.from_env()
+    ledger = ledger or Cardledger(settings)
+    app = Litestar(
+        route_handlers=[PlayerController, GameController, MetaController],
+        exception_handlers=EXCEPTION_HANDLERS,
+        request_max_body_size=settings.max_body_bytes,
+        openapi_config=OpenAPIConfig(title="cardledger", version=API_VERSION),
+        on_shutdown=[ledger.close],
+        state=State({"ledger": ledger}),
+    )
+    refine_openapi(app)
+    return app

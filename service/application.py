@@ -1,0 +1,425 @@
+"""The application's use cases: one method per thing a client can do. Plain values in and out."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+import threading
+import unicodedata
+import uuid
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import Any
+from uuid import UUID
+
+import msgspec
+from eventsourcing.application import AggregateNotFoundError
+from eventsourcing.persistence import IntegrityError, StoredEvent
+
+from domain import game
+from domain.aggregate import GameAggregate, Recorded, project
+from domain.chain import canonical
+from domain.commands import COMMON_COMMANDS, Command, parse_command
+from domain.errors import invalid
+from domain.fairness import SEED_BYTES
+from domain.perspective import FULL, Perspective
+from domain.variants import VARIANTS, variant_by_id
+from projections.events import EventOut, event_out
+from projections.lobby import LOBBY_TOPICS, Lobby, LobbyEntry
+from projections.scoreboard import Scoreboard, scoreboard
+from projections.views import View, view
+from service.auth import ADMIN, Principal, is_admin_token, new_token, token_hash
+from service.errors import ApiError, not_found, unauthorized
+from service.records import CommandReceipt, PlayerRegistered, Record, player_id_for, receipt_id_for
+from service.settings import Settings
+from service.store import Store
+
+MAX_ATTEMPTS = 8
+LOBBY_BATCH = 500
+MAX_NAME = 64
+MAX_IDEMPOTENCY_KEY = 128
+
+
+class RegisteredPlayer(msgspec.Struct, frozen=True, kw_only=True):
+    player_id: str
+    name: str
+    token: str
+
+
+class CommandResult(msgspec.Struct, frozen=True, kw_only=True):
+    game_id: str
+    version: int
+    chain_head: str
+    events: list[EventOut]
+    view: View
+
+
+class EventPage(msgspec.Struct, frozen=True, kw_only=True):
+    game_id: str
+    events: list[EventOut]
+    next_after: int
+    head_version: int
+
+
+class Idempotency(msgspec.Struct, frozen=True):
+    """An Idempotency-Key and the digest of the request it came with."""
+
+    key: str
+    digest: str
+
+
+def request_digest(method: str, path: str, body: object) -> str:
+    return hashlib.sha256(
+        method.encode() + b" " + path.encode() + b"\n" + canonical(body)
+    ).hexdigest()
+
+
+def clean_name(name: str) -> str:
+    name = name.strip()
+    if not 1 <= len(name) <= MAX_NAME or any(
+        unicodedata.category(ch).startswith("C") for ch in name
+    ):
+        raise invalid("invalid_name", f"a name is 1 to {MAX_NAME} printable characters")
+    return name
+
+
+def now_utc() -> datetime:
+    return datetime.now(UTC)
+
+
+class Cardledger:
+    def __init__(self, settings: Settings, clock: Callable[[], datetime] = now_utc) -> None:
+        self.settings = settings
+        self.clock = clock
+        self.store = Store(env=settings.store_env())
+        self._players: dict[str, Principal] = {}
+        self._lobby = Lobby()
+        self._lobby_lock = threading.Lock()
+
+    def close(self) -> None:
+        self.store.close()
+
+    # --- players -------------------------------------------------------------------------------
+
+    def register_player(self, name: str) -> RegisteredPlayer:
+        name = clean_name(name)
+        token = new_token()
+        digest = token_hash(token)
+        player_id = player_id_for(digest)
+        record = Record.new(player_id, PlayerRegistered(name=name, token_hash=digest), self.clock())
+        self.store.save(record)
+        return RegisteredPlayer(player_id=str(player_id), name=name, token=token)
+
+    def authenticate(self, token: str) -> Principal:
+        if is_admin_token(token, self.settings.admin_token):
+            return ADMIN
+        digest = token_hash(token)
+        cached = self._players.get(digest)
+        if cached is not None:
+            return cached
+        record = self._get(player_id_for(digest), Record)
+        if record is None or not isinstance(record.payload, PlayerRegistered):
+            raise unauthorized("unknown or revoked token")
+        principal = Principal(player_id=str(record.id), name=record.payload.name)
+        self._players[digest] = principal
+        return principal
+
+    # --- games: writes -------------------------------------------------------------------------
+
+    def create_game(
+        self,
+        principal: Principal,
+        *,
+        variant: str,
+        seats: int,
+        options: dict[str, Any] | None,
+        client_seed: str,
+        idempotency: Idempotency | None,
+    ) -> CommandResult:
+        player_id = self._player_id(principal)
+        if idempotency is not None:
+            replayed = self._replay(player_id, "create", idempotency)
+            if replayed is not None:
+                return replayed
+        game_id = uuid.uuid4()
+        now = self.clock()
+        events = game.create(
+            game_id=str(game_id),
+            variant_id=variant,
+            seat_count=seats,
+            options=options,
+            creator_id=player_id,
+            creator_name=principal.name,
+            client_seed=client_seed,
+            seed=secrets.token_bytes(SEED_BYTES),
+        )
+        command_id = uuid.uuid4().hex
+        aggregate = GameAggregate.open(
+            game_id, events, actor="seat:0", command_id=command_id, now=now
+        )
+        try:
+            self._save(aggregate, player_id, "create", idempotency, from_version=0)
+        except IntegrityError:
+            # Only the receipt can clash (the game id is new): a concurrent retry won.
+            assert idempotency is not None
+            replayed = self._replay(player_id, "create", idempotency)
+            assert replayed is not None
+            return replayed
+        return self._result(aggregate, 0, Perspective(seat=0))
+
+    def join_game(
+        self,
+        principal: Principal,
+        game_id: UUID,
+        *,
+        client_seed: str,
+        idempotency: Idempotency | None,
+    ) -> CommandResult:
+        player_id = self._player_id(principal)
+
+        def decide(aggregate: GameAggregate) -> None:
+            aggregate.join(
+                player_id=player_id,
+                name=principal.name,
+                client_seed=client_seed,
+                command_id=uuid.uuid4().hex,
+                now=self.clock(),
+            )
+
+        return self._execute(principal, game_id, decide, idempotency=idempotency, if_match=None)
+
+    def send_command(
+        self,
+        principal: Principal,
+        game_id: UUID,
+        body: object,
+        *,
+        idempotency: Idempotency | None,
+        if_match: int | None,
+    ) -> CommandResult:
+        player_id = self._player_id(principal)
+        command: Command | None = None
+
+        def decide(aggregate: GameAggregate) -> None:
+            nonlocal command
+            if command is None:
+                rules = aggregate.state.rules
+                command = parse_command((*COMMON_COMMANDS, *rules.commands), body)
+            aggregate.act(
+                player_id=player_id, command=command, command_id=uuid.uuid4().hex, now=self.clock()
+            )
+
+        return self._execute(principal, game_id, decide, idempotency=idempotency, if_match=if_match)
+
+    def cancel_game(
+        self, principal: Principal, game_id: UUID, *, idempotency: Idempotency | None
+    ) -> CommandResult:
+        by = "admin" if principal.admin else "creator"
+
+        def decide(aggregate: GameAggregate) -> None:
+            aggregate.cancel(
+                by=by, player_id=principal.player_id, command_id=uuid.uuid4().hex, now=self.clock()
+            )
+
+        return self._execute(principal, game_id, decide, idempotency=idempotency, if_match=None)
+
+    def _execute(
+        self,
+        principal: Principal,
+        game_id: UUID,
+        decide: Callable[[GameAggregate], None],
+        *,
+        idempotency: Idempotency | None,
+        if_match: int | None,
+    ) -> CommandResult:
+        """Load, decide, save; on a concurrent write, decide again on the new state."""
+        scope = f"game:{game_id}"
+        actor_id = principal.player_id or "admin"
+        for _ in range(MAX_ATTEMPTS):
+            if idempotency is not None:
+                replayed = self._replay(actor_id, scope, idempotency)
+                if replayed is not None:
+                    return replayed
+            aggregate = self.load(game_id)
+            if if_match is not None and aggregate.version != if_match:
+                raise ApiError(
+                    412,
+                    "version_mismatch",
+                    f"the game is at version {aggregate.version}, not {if_match}",
+                    version=aggregate.version,
+                )
+            from_version = aggregate.version
+            decide(aggregate)
+            try:
+                self._save(aggregate, actor_id, scope, idempotency, from_version=from_version)
+            except IntegrityError:
+                continue
+            return self._result(aggregate, from_version, self._perspective(aggregate, principal))
+        raise ApiError(503, "too_much_contention", "the game changed too often; try again")
+
+    def _save(
+        self,
+        aggregate: GameAggregate,
+        actor_id: str,
+        scope: str,
+        idempotency: Idempotency | None,
+        *,
+        from_version: int,
+    ) -> None:
+        records: list[Any] = [aggregate]
+        if idempotency is not None:
+            receipt = CommandReceipt(
+                request_digest=idempotency.digest,
+                game_id=str(aggregate.id),
+                from_version=from_version,
+                to_version=aggregate.version,
+                chain_head=aggregate.chain_head,
+            )
+            receipt_id = receipt_id_for(actor_id, scope, idempotency.key)
+            records.append(Record.new(receipt_id, receipt, self.clock()))
+        self.store.save(*records)
+
+    def _replay(self, actor_id: str, scope: str, idempotency: Idempotency) -> CommandResult | None:
+        """The original answer to a request already carried out with this Idempotency-Key."""
+        record = self._get(receipt_id_for(actor_id, scope, idempotency.key), Record)
+        if record is None:
+            return None
+        receipt = record.payload
+        assert isinstance(receipt, CommandReceipt)
+        if receipt.request_digest != idempotency.digest:
+            raise ApiError(
+                422,
+                "idempotency_key_reused",
+                "this Idempotency-Key was used with a different request",
+            )
+        game_id = UUID(receipt.game_id)
+        aggregate = self.store.repository.get(
+            game_id, version=receipt.to_version, projector_func=project
+        )
+        principal = ADMIN if actor_id == "admin" else Principal(player_id=actor_id, name="")
+        return self._result(
+            aggregate, receipt.from_version, self._perspective(aggregate, principal)
+        )
+
+    def _result(
+        self, aggregate: GameAggregate, from_version: int, perspective: Perspective
+    ) -> CommandResult:
+        recorded = self._recorded(aggregate.id, from_version, aggregate.version)
+        return CommandResult(
+            game_id=str(aggregate.id),
+            version=aggregate.version,
+            chain_head=aggregate.chain_head,
+            events=[event_out(event, perspective) for event in recorded],
+            view=self._view(aggregate, perspective),
+        )
+
+    # --- games: reads --------------------------------------------------------------------------
+
+    def load(self, game_id: UUID) -> GameAggregate:
+        aggregate: GameAggregate | None = self._get(game_id, GameAggregate)
+        if aggregate is None:
+            raise not_found("game")
+        return aggregate
+
+    def game_view(self, principal: Principal | None, game_id: UUID) -> View:
+        aggregate = self.load(game_id)
+        return self._view(aggregate, self._perspective(aggregate, principal))
+
+    def public_view(self, game_id: UUID) -> View:
+        aggregate = self.load(game_id)
+        return self._view(aggregate, self._perspective(aggregate, None))
+
+    def events(
+        self, principal: Principal | None, game_id: UUID, *, after: int, limit: int
+    ) -> EventPage:
+        aggregate = self.load(game_id)
+        perspective = self._perspective(aggregate, principal)
+        recorded = self._recorded(game_id, after, min(aggregate.version, after + limit))
+        page = [event_out(event, perspective) for event in recorded]
+        return EventPage(
+            game_id=str(game_id),
+            events=page,
+            next_after=page[-1].version if page else after,
+            head_version=aggregate.version,
+        )
+
+    def scoreboard(self, game_id: UUID) -> Scoreboard:
+        return scoreboard(self.load(game_id).state)
+
+    def lobby(self, *, status: str | None, variant: str | None) -> list[LobbyEntry]:
+        if variant is not None:
+            variant_by_id(variant)
+        with self._lobby_lock:
+            while True:
+                batch = self.store.recorder.select_notifications(
+                    self._lobby.position, LOBBY_BATCH, topics=LOBBY_TOPICS, inclusive_of_start=False
+                )
+                self._lobby.apply_all((n.id, self._decode(n)) for n in batch)
+                if len(batch) < LOBBY_BATCH:
+                    break
+            return self._lobby.entries(status=status, variant=variant)
+
+    def ready(self) -> bool:
+        self.store.recorder.max_notification_id()
+        return True
+
+    def _recorded(self, game_id: UUID, after: int, until: int) -> list[Recorded]:
+        if until <= after:
+            return []
+        return list(self.store.events.get(game_id, gt=after, lte=until))  # type: ignore[arg-type]
+
+    def _view(self, aggregate: GameAggregate, perspective: Perspective) -> View:
+        return view(
+            aggregate.state,
+            version=aggregate.version,
+            chain_head=aggregate.chain_head,
+            perspective=perspective,
+        )
+
+    @staticmethod
+    def _perspective(aggregate: GameAggregate, principal: Principal | None) -> Perspective:
+        """A seat sees its own secrets; the operator (and anyone once the game is over) sees all."""
+        state = aggregate.state
+        seat = state.seat_of(principal.player_id) if principal and principal.player_id else None
+        if state.over or (principal is not None and principal.admin):
+            return Perspective(seat=seat, full=True) if seat is not None else FULL
+        return Perspective(seat=seat)
+
+    @staticmethod
+    def _player_id(principal: Principal) -> str:
+        if principal.player_id is None:
+            raise ApiError(403, "players_only", "the operator token cannot take a seat or play")
+        return principal.player_id
+
+    def _decode(self, stored: StoredEvent) -> Recorded:
+        recorded: Recorded = self.store.mapper.to_domain_event(stored)  # type: ignore[assignment]
+        return recorded
+
+    def _get(self, aggregate_id: UUID, kind: type[Any]) -> Any:
+        try:
+            aggregate = self.store.repository.get(aggregate_id, projector_func=project)
+        except AggregateNotFoundError:
+            return None
+        return aggregate if isinstance(aggregate, kind) else None
+
+
+def variant_catalog() -> list[dict[str, Any]]:
+    """Every variant with its player counts, commands and options with their defaults."""
+    catalog = []
+    for variant in VARIANTS.values():
+        defaults = msgspec.to_builtins(variant.options_type())
+        schema = msgspec.json.schema(variant.options_type)
+        catalog.append(
+            {
+                "id": variant.id,
+                "name": variant.name,
+                "min_players": variant.min_seats,
+                "max_players": variant.max_seats,
+                "commands": sorted(
+                    str(c.__struct_config__.tag) for c in (*COMMON_COMMANDS, *variant.commands)
+                ),
+                "options": defaults,
+                "options_schema": schema,
+            }
+        )
+    return catalog

@@ -1,0 +1,5 @@
+"""ASGI entry point for uvicorn workers: the app configured from the environment."""
+
+from service.app import create_app
+
+app = create_app()

@@ -1,0 +1,41 @@
+"""Bearer tokens: 256-bit, shown once, stored only as SHA-256; the admin token from settings."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+
+import msgspec
+
+
+class Principal(msgspec.Struct, frozen=True, kw_only=True):
+    """Who is calling: a registered player, or the operator (admin)."""
+
+    player_id: str | None
+    name: str
+    admin: bool = False
+
+
+ADMIN = Principal(player_id=None, name="admin", admin=True)
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(32)
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def is_admin_token(token: str, admin_token: str | None) -> bool:
+    return admin_token is not None and hmac.compare_digest(token.encode(), admin_token.encode())
+
+
+def bearer_token(authorization: str | None) -> str | None:
+    if not authorization:
+        return None
+    scheme, _, token = authorization.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        return None
+    return token.strip()

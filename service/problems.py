@@ -1,0 +1,80 @@
+"""RFC 9457 problem details for every error, each with a stable ``code``."""
+
+from __future__ import annotations
+
+import logging
+from http import HTTPStatus
+from typing import Any
+
+from litestar import Request, Response
+from litestar.exceptions import HTTPException
+
+from domain.errors import Failure, RuleViolation
+from service.errors import ApiError
+
+PROBLEM_JSON = "application/problem+json"
+log = logging.getLogger("cardledger")
+
+FAILURE_STATUS = {
+    Failure.INVALID: 422,
+    Failure.CONFLICT: 409,
+    Failure.FORBIDDEN: 403,
+    Failure.NOT_FOUND: 404,
+}
+
+HTTP_CODES = {
+    400: "bad_request",
+    401: "unauthorized",
+    403: "forbidden",
+    404: "not_found",
+    405: "method_not_allowed",
+    413: "body_too_large",
+    415: "unsupported_media_type",
+    429: "rate_limited",
+}
+
+
+def problem(
+    request: Request[Any, Any, Any], status: int, code: str, detail: str, **extra: Any
+) -> Response[Any]:
+    body = {
+        "type": f"urn:cardledger:problem:{code}",
+        "title": HTTPStatus(status).phrase,
+        "status": status,
+        "detail": detail,
+        "code": code,
+        "instance": request.url.path,
+        **extra,
+    }
+    headers = {"WWW-Authenticate": "Bearer"} if status == 401 else None
+    return Response(body, status_code=status, media_type=PROBLEM_JSON, headers=headers)
+
+
+def on_api_error(request: Request[Any, Any, Any], error: ApiError) -> Response[Any]:
+    return problem(request, error.status, error.code, error.detail, **error.extra)
+
+
+def on_rule_violation(request: Request[Any, Any, Any], error: RuleViolation) -> Response[Any]:
+    return problem(request, FAILURE_STATUS[error.failure], error.code, error.message)
+
+
+def on_http_exception(request: Request[Any, Any, Any], error: HTTPException) -> Response[Any]:
+    status = error.status_code
+    if status == 400 and "body" in str(error.detail).lower():
+        return problem(request, 400, "malformed_request", str(error.detail))
+    code = HTTP_CODES.get(status, "http_error" if status < 500 else "internal_error")
+    detail = str(error.detail) if status < 500 else "internal error"
+    return problem(request, status, code, detail)
+
+
+def on_unexpected(request: Request[Any, Any, Any], error: Exception) -> Response[Any]:
+    log.exception("unhandled error on %s %s", request.method, request.url.path, exc_info=error)
+    return problem(request, 500, "internal_error", "internal error")
+
+
+EXCEPTION_HANDLERS: dict[Any, Any] = {
+    ApiError: on_api_error,
+    RuleViolation: on_rule_violation,
+    HTTPException: on_http_exception,
+    Exception: on_unexpected,
+}

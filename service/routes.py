@@ -1,0 +1,287 @@
+"""HTTP handlers: parse, authenticate, call one application method. Errors map in problems.py."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+from uuid import UUID
+
+from litestar import Controller, Request, get, post
+from litestar.datastructures import State
+from litestar.params import HeaderParameter, QueryParameter, RawBody
+
+from projections.lobby import LobbyEntry
+from projections.scoreboard import Scoreboard
+from projections.views import View
+from service.api import (
+    CreateGame,
+    CreatePlayer,
+    Health,
+    JoinGame,
+    VariantInfo,
+    decode_body,
+    decode_json,
+)
+from service.application import (
+    Cardledger,
+    CommandResult,
+    EventPage,
+    Idempotency,
+    RegisteredPlayer,
+    request_digest,
+    variant_catalog,
+)
+from service.auth import Principal, bearer_token
+from service.errors import ApiError, unauthorized
+
+IdempotencyKey = Annotated[str | None, HeaderParameter(header="Idempotency-Key", required=False)]
+IfMatch = Annotated[str | None, HeaderParameter(header="If-Match", required=False)]
+GAME_STATUSES = ("waiting", "active", "finished", "cancelled")
+MAX_PAGE = 500
+
+
+def ledger(state: State) -> Cardledger:
+    app: Cardledger = state.ledger
+    return app
+
+
+def caller(
+    request: Request[Any, Any, Any], state: State, *, required: bool = True
+) -> Principal | None:
+    token = bearer_token(request.headers.get("Authorization"))
+    if token is None:
+        if required:
+            raise unauthorized()
+        return None
+    return ledger(state).authenticate(token)
+
+
+def player(request: Request[Any, Any, Any], state: State) -> Principal:
+    principal = caller(request, state)
+    assert principal is not None
+    return principal
+
+
+def idempotency(
+    key: str | None, request: Request[Any, Any, Any], body: object
+) -> Idempotency | None:
+    if key is None:
+        return None
+    if not 1 <= len(key) <= 128 or not key.isprintable():
+        raise ApiError(
+            400, "invalid_idempotency_key", "Idempotency-Key is 1 to 128 printable characters"
+        )
+    return Idempotency(key=key, digest=request_digest(request.method, request.url.path, body))
+
+
+def parse_if_match(value: str | None) -> int | None:
+    if value is None:
+        return None
+    text = value.strip().removeprefix("W/").strip('"')
+    if not text.isdigit():
+        raise ApiError(400, "invalid_if_match", 'If-Match must be a game version, e.g. "12"')
+    return int(text)
+
+
+class PlayerController(Controller):
+    path = "/players"
+    tags = ["players"]
+
+    @post(
+        "/",
+        operation_id="registerPlayer",
+        summary="Register a player; the bearer token is shown only in this response",
+        status_code=201,
+        sync_to_thread=True,
+    )
+    def register(self, state: State, body: RawBody) -> RegisteredPlayer:
+        request = decode_body(body, CreatePlayer)
+        return ledger(state).register_player(request.name)
+
+
+class GameController(Controller):
+    path = "/games"
+    tags = ["games"]
+
+    @post(
+        "/",
+        operation_id="createGame",
+        summary="Create a game; the creator takes seat 0",
+        status_code=201,
+        sync_to_thread=True,
+    )
+    def create(
+        self,
+        request: Request[Any, Any, Any],
+        state: State,
+        body: RawBody,
+        idempotency_key: IdempotencyKey,
+    ) -> CommandResult:
+        who = player(request, state)
+        data = decode_json(body)
+        create = decode_body(body, CreateGame)
+        return ledger(state).create_game(
+            who,
+            variant=create.variant,
+            seats=create.seats,
+            options=create.options,
+            client_seed=create.client_seed,
+            idempotency=idempotency(idempotency_key, request, data),
+        )
+
+    @get(
+        "/",
+        operation_id="listGames",
+        summary="The lobby, filtered by status and variant",
+        sync_to_thread=True,
+    )
+    def lobby(
+        self,
+        state: State,
+        status: Annotated[str | None, QueryParameter(required=False)] = None,
+        variant: Annotated[str | None, QueryParameter(required=False)] = None,
+    ) -> list[LobbyEntry]:
+        if status is not None and status not in GAME_STATUSES:
+            raise ApiError(422, "invalid_status", f"status is one of {', '.join(GAME_STATUSES)}")
+        return ledger(state).lobby(status=status, variant=variant)
+
+    @post(
+        "/{game_id:uuid}/join",
+        operation_id="joinGame",
+        summary="Take the next free seat; the game starts when every seat is taken",
+        status_code=200,
+        sync_to_thread=True,
+    )
+    def join(
+        self,
+        request: Request[Any, Any, Any],
+        state: State,
+        game_id: UUID,
+        body: RawBody,
+        idempotency_key: IdempotencyKey,
+    ) -> CommandResult:
+        who = player(request, state)
+        join = decode_body(body, JoinGame, empty_ok=True)
+        data = decode_json(body)
+        return ledger(state).join_game(
+            who,
+            game_id,
+            client_seed=join.client_seed,
+            idempotency=idempotency(idempotency_key, request, data),
+        )
+
+    @get(
+        "/{game_id:uuid}",
+        operation_id="getGame",
+        summary="Public summary of a game",
+        sync_to_thread=True,
+    )
+    def summary(self, state: State, game_id: UUID) -> View:
+        return ledger(state).public_view(game_id)
+
+    @post(
+        "/{game_id:uuid}/commands",
+        operation_id="sendCommand",
+        summary="Send a command for your seat",
+        status_code=200,
+        sync_to_thread=True,
+    )
+    def command(
+        self,
+        request: Request[Any, Any, Any],
+        state: State,
+        game_id: UUID,
+        body: RawBody,
+        idempotency_key: IdempotencyKey,
+        if_match: IfMatch,
+    ) -> CommandResult:
+        who = player(request, state)
+        data = decode_json(body)
+        return ledger(state).send_command(
+            who,
+            game_id,
+            data,
+            idempotency=idempotency(idempotency_key, request, data),
+            if_match=parse_if_match(if_match),
+        )
+
+    @get(
+        "/{game_id:uuid}/view",
+        operation_id="getView",
+        summary="Your view of the game",
+        sync_to_thread=True,
+    )
+    def view(self, request: Request[Any, Any, Any], state: State, game_id: UUID) -> View:
+        return ledger(state).game_view(caller(request, state, required=False), game_id)
+
+    @get(
+        "/{game_id:uuid}/events",
+        operation_id="listEvents",
+        summary="Events after a version, as you may see them",
+        sync_to_thread=True,
+    )
+    def events(
+        self,
+        request: Request[Any, Any, Any],
+        state: State,
+        game_id: UUID,
+        after: Annotated[int, QueryParameter(ge=0)] = 0,
+        limit: Annotated[int, QueryParameter(ge=1, le=MAX_PAGE)] = 100,
+    ) -> EventPage:
+        return ledger(state).events(
+            caller(request, state, required=False), game_id, after=after, limit=limit
+        )
+
+    @get(
+        "/{game_id:uuid}/scoreboard",
+        operation_id="getScoreboard",
+        summary="Scores per hand, totals and ranking",
+        sync_to_thread=True,
+    )
+    def scoreboard(self, state: State, game_id: UUID) -> Scoreboard:
+        return ledger(state).scoreboard(game_id)
+
+    @post(
+        "/{game_id:uuid}/cancel",
+        operation_id="cancelGame",
+        summary="Cancel: the creator before the start, the operator any time",
+        status_code=200,
+        sync_to_thread=True,
+    )
+    def cancel(
+        self,
+        request: Request[Any, Any, Any],
+        state: State,
+        game_id: UUID,
+        idempotency_key: IdempotencyKey,
+    ) -> CommandResult:
+        who = player(request, state)
+        return ledger(state).cancel_game(
+            who, game_id, idempotency=idempotency(idempotency_key, request, None)
+        )
+
+
+class MetaController(Controller):
+    tags = ["meta"]
+
+    @get("/variants", operation_id="listVariants", summary="Variants, player counts and options")
+    async def variants(self) -> list[VariantInfo]:
+        return [VariantInfo(**info) for info in variant_catalog()]
+
+    @get("/health", operation_id="health", summary="Liveness")
+    async def health(self) -> Health:
+        return Health(status="ok")
+
+    @get(
+        "/ready",
+        operation_id="ready",
+        summary="Readiness: the event store answers",
+        sync_to_thread=True,
+    )
+    def ready(self, state: State) -> Health:
+        try:
+            ledger(state).ready()
+        except Exception as error:
+            raise ApiError(
+                503, "store_unavailable", f"the event store does not answer: {type(error).__name__}"
+            ) from None
+        return Health(status="ready")

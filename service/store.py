@@ -1,0 +1,115 @@
+"""Persistence: the eventsourcing Application with a msgspec mapper for our envelopes."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from functools import cache
+from typing import Any
+from uuid import UUID
+
+import msgspec
+from eventsourcing.application import Application
+from eventsourcing.persistence import Mapper, StoredEvent
+
+from domain.aggregate import Recorded
+from domain.events import LIFECYCLE_EVENTS, Event, topic
+from domain.variants import VARIANTS
+from service.records import RECORD_TYPES, RecordPayload, Registered, record_topic
+
+
+class _GameWire(msgspec.Struct, frozen=True):
+    timestamp: datetime
+    actor: str
+    command_id: str
+    prev_hash: str
+    hash: str
+    payload: msgspec.Raw
+
+
+class _RecordWire(msgspec.Struct, frozen=True):
+    timestamp: datetime
+    payload: msgspec.Raw
+
+
+def game_event_types() -> dict[str, type[Event]]:
+    types: dict[str, type[Event]] = {topic(t): t for t in LIFECYCLE_EVENTS}
+    for variant in VARIANTS.values():
+        types.update({topic(t): t for t in variant.events})
+    return types
+
+
+GAME_EVENT_TYPES = game_event_types()
+RECORD_TYPES_BY_TOPIC: dict[str, type[RecordPayload]] = {record_topic(t): t for t in RECORD_TYPES}
+
+
+@cache
+def _decoder(payload_type: type[Any]) -> msgspec.json.Decoder[Any]:
+    return msgspec.json.Decoder(payload_type)
+
+
+class EnvelopeMapper(Mapper[UUID]):
+    """Stores a game event's envelope as JSON under its payload's topic; records likewise."""
+
+    def __init__(self) -> None:
+        self._encoder = msgspec.json.Encoder()
+
+    def to_stored_event(self, domain_event: Any) -> StoredEvent:
+        if isinstance(domain_event, Recorded):
+            wire: msgspec.Struct = _GameWire(
+                timestamp=domain_event.timestamp,
+                actor=domain_event.actor,
+                command_id=domain_event.command_id,
+                prev_hash=domain_event.prev_hash,
+                hash=domain_event.hash,
+                payload=msgspec.Raw(self._encoder.encode(domain_event.payload)),
+            )
+            stored_topic = topic(type(domain_event.payload))
+        elif isinstance(domain_event, Registered):
+            wire = _RecordWire(
+                timestamp=domain_event.timestamp,
+                payload=msgspec.Raw(self._encoder.encode(domain_event.payload)),
+            )
+            stored_topic = record_topic(type(domain_event.payload))
+        else:
+            raise TypeError(f"cannot store {type(domain_event).__name__}")
+        return StoredEvent(
+            originator_id=domain_event.originator_id,
+            originator_version=domain_event.originator_version,
+            topic=stored_topic,
+            state=self._encoder.encode(wire),
+        )
+
+    def to_domain_event(self, stored_event: StoredEvent) -> Any:
+        originator_id = stored_event.originator_id
+        if not isinstance(originator_id, UUID):
+            originator_id = UUID(str(originator_id))
+        game_type = GAME_EVENT_TYPES.get(stored_event.topic)
+        if game_type is not None:
+            wire = _decoder(_GameWire).decode(stored_event.state)
+            return Recorded(
+                originator_id=originator_id,
+                originator_version=stored_event.originator_version,
+                timestamp=wire.timestamp,
+                actor=wire.actor,
+                command_id=wire.command_id,
+                payload=_decoder(game_type).decode(wire.payload),
+                prev_hash=wire.prev_hash,
+                hash=wire.hash,
+            )
+        record_type = RECORD_TYPES_BY_TOPIC[stored_event.topic]
+        record = _decoder(_RecordWire).decode(stored_event.state)
+        return Registered(
+            originator_id=originator_id,
+            originator_version=stored_event.originator_version,
+            timestamp=record.timestamp,
+            payload=_decoder(record_type).decode(record.payload),
+        )
+
+
+class Store(Application[UUID]):
+    """The eventsourcing application: one table (SQLite file or PostgreSQL) for all games."""
+
+    name = "cardledger"
+
+    def construct_mapper(self) -> Mapper[UUID]:
+        return EnvelopeMapper()

@@ -1,0 +1,59 @@
+"""Shared fixtures: every test gets its own store (a SQLite file, or a PostgreSQL schema)."""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import psycopg
+import pytest
+
+from service.settings import Settings
+
+POSTGRES_URL = os.environ.get(
+    "CARDLEDGER_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/postgres"
+)
+REQUIRE_POSTGRES = os.environ.get("CARDLEDGER_REQUIRE_POSTGRES") == "1"
+ADMIN_TOKEN = "admin-" + uuid.uuid4().hex
+
+
+def _with_database(url: str, database: str) -> str:
+    base, _, _ = url.rpartition("/")
+    return f"{base}/{database}"
+
+
+@pytest.fixture(scope="session")
+def postgres_database() -> Iterator[str]:
+    """A database of this test run's own, dropped at the end."""
+    try:
+        admin = psycopg.connect(POSTGRES_URL, autocommit=True, connect_timeout=3)
+    except psycopg.OperationalError as error:
+        if REQUIRE_POSTGRES:
+            pytest.fail(f"PostgreSQL is required but does not answer at {POSTGRES_URL}: {error}")
+        pytest.skip(f"PostgreSQL does not answer at {POSTGRES_URL}")
+    name = f"cardledger_test_{uuid.uuid4().hex[:12]}"
+    with admin:
+        admin.execute(f'CREATE DATABASE "{name}"')
+        try:
+            yield _with_database(POSTGRES_URL, name)
+        finally:
+            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture
+def postgres_url(postgres_database: str) -> str:
+    """A schema of this test's own inside the run's database."""
+    schema = f"t_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(postgres_database, autocommit=True) as connection:
+        connection.execute(f'CREATE SCHEMA "{schema}"')
+    return f"{postgres_database}?schema={schema}"
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def settings(request: pytest.FixtureRequest, tmp_path: Path) -> Settings:
+    if request.param == "sqlite":
+        return Settings(data_dir=tmp_path, admin_token=ADMIN_TOKEN)
+    url = request.getfixturevalue("postgres_url")
+    return Settings(database_url=url, data_dir=tmp_path, admin_token=ADMIN_TOKEN)

@@ -1,0 +1,116 @@
+"""Random legal games through the domain, with the checks every variant must pass."""
+
+from __future__ import annotations
+
+import os
+import random
+import uuid
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import msgspec
+
+from domain import game
+from domain.aggregate import GameAggregate, Recorded, project
+from domain.commands import Command, Leave, VoteCancel
+from domain.perspective import Perspective, redact
+from projections.views import view
+from service.store import EnvelopeMapper
+
+START = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
+
+
+class Playout(msgspec.Struct, kw_only=True):
+    aggregate: GameAggregate
+    recorded: list[Recorded]
+    moves: int
+
+
+def new_game(
+    variant: str, seats: int, options: dict[str, Any], rng: random.Random
+) -> GameAggregate:
+    game_id = uuid.UUID(int=rng.getrandbits(128), version=4)
+    events = game.create(
+        game_id=str(game_id),
+        variant_id=variant,
+        seat_count=seats,
+        options=options,
+        creator_id="p0",
+        creator_name="P0",
+        client_seed=str(rng.random()),
+        seed=rng.randbytes(32),
+    )
+    aggregate = GameAggregate.open(game_id, events, actor="seat:0", command_id="c0", now=START)
+    for seat in range(1, seats):
+        aggregate.join(
+            player_id=f"p{seat}", name=f"P{seat}", client_seed="", command_id=f"j{seat}", now=START
+        )
+    return aggregate
+
+
+def choose(commands: list[Command], rng: random.Random, leave_rate: float) -> Command:
+    rules_moves = [c for c in commands if not isinstance(c, VoteCancel | Leave)]
+    if not rules_moves or rng.random() < leave_rate:
+        return next(c for c in commands if isinstance(c, Leave))
+    return rng.choice(rules_moves)
+
+
+def play(
+    variant: str,
+    seats: int,
+    options: dict[str, Any],
+    rng: random.Random,
+    *,
+    leave_rate: float = 0.0,
+    check_step: Any = None,
+    max_moves: int = 10_000,
+) -> Playout:
+    aggregate = new_game(variant, seats, options, rng)
+    now = START
+    moves = 0
+    while aggregate.state.status == "active" and moves < max_moves:
+        state = aggregate.state
+        to_act = state.rules.to_act(state.table)
+        assert to_act, "an active game must wait for somebody"
+        seat = rng.choice(to_act)
+        legal = state.rules.legal_commands(state.table, seat)
+        assert legal, f"seat {seat} is awaited but has no legal command"
+        command = choose([*legal, Leave()], rng, leave_rate)
+        now += timedelta(seconds=1)
+        aggregate.act(player_id=f"p{seat}", command=command, command_id=f"m{moves}", now=now)
+        moves += 1
+        if check_step is not None:
+            check_step(aggregate, rng)
+    recorded: list[Recorded] = aggregate.collect_events()  # type: ignore[assignment]
+    return Playout(aggregate=aggregate, recorded=recorded, moves=moves)
+
+
+def replayed(recorded: list[Recorded]) -> GameAggregate:
+    """The game rebuilt from its events after a round trip through the stored form."""
+    mapper = EnvelopeMapper()
+    stored = [mapper.to_stored_event(event) for event in recorded]
+    aggregate = project(None, [mapper.to_domain_event(s) for s in stored])
+    assert aggregate is not None
+    return aggregate
+
+
+def served_json(
+    aggregate: GameAggregate, perspective: Perspective, recorded: list[Recorded]
+) -> bytes:
+    """Everything served to a perspective: its view and its redacted events."""
+    current = view(
+        aggregate.state,
+        version=aggregate.version,
+        chain_head=aggregate.chain_head,
+        perspective=perspective,
+    )
+    events = [redact(r.payload, perspective) for r in recorded]
+    return msgspec.json.encode([current, events])
+
+
+def card_tokens(cards: set[str]) -> list[bytes]:
+    return [f'"{card}"'.encode() for card in cards]
+
+
+def games_per_test() -> int:
+    return int(os.environ.get("CARDLEDGER_PLAYOUTS", "1000"))
