@@ -13,6 +13,7 @@ from typing import Any
 import msgspec
 
 from domain.commands import Command, Leave, VoteCancel
+from domain.deadlines import is_due
 from domain.errors import RuleViolation, forbidden, invalid
 from domain.events import (
     CancelVoted,
@@ -199,8 +200,7 @@ def expire(state: GameState, *, now: datetime, version: int) -> list[Event]:
     """The server's move once the table's deadline has passed (empty if nothing is due)."""
     if state.status != "active":
         return []
-    deadline = state.rules.deadline(state.table)
-    if deadline is None or now < deadline:
+    if not is_due(state.rules.deadline(state.table), now):
         return []
     events = state.rules.expire(state.table, Turn(now, stream(state), version))
     return _finish_if_over(state, events)

@@ -1,0 +1,23 @@
+"""Deadlines: recorded in the event that starts them; the server applies expiry as an event."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from domain.errors import RuleViolation
+
+
+def deadline_after(now: datetime, seconds: int) -> datetime | None:
+    """The deadline ``seconds`` after ``now``; 0 seconds means no deadline."""
+    return now + timedelta(seconds=seconds) if seconds > 0 else None
+
+
+def is_due(deadline: datetime | None, now: datetime) -> bool:
+    """Whether a deadline has passed: exactly at the deadline counts as passed."""
+    return deadline is not None and now >= deadline
+
+
+def check_in_time(deadline: datetime | None, now: datetime) -> None:
+    """Refuse an action that arrives at or after its deadline."""
+    if is_due(deadline, now):
+        raise RuleViolation("deadline_passed", "the time for this action has run out")
