@@ -12,10 +12,6 @@ class Command(
 ):
     """Base of every command; subclasses declare their wire ``tag`` explicitly."""
 
-    @property
-    def name(self) -> str:
-        return str(self.__struct_config__.tag)
-
 
 class VoteCancel(Command, frozen=True, tag="vote_cancel"):
     """Vote to cancel a running game; it is cancelled once every seated player has voted."""

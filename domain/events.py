@@ -45,9 +45,10 @@ class Event(
 
     SCHEMA_VERSION: ClassVar[int] = 1
 
-    @property
-    def name(self) -> str:
-        return str(self.__struct_config__.tag)
+
+def tag_of(value: msgspec.Struct) -> str:
+    """The wire name of a tagged event or command."""
+    return str(value.__struct_config__.tag)
 
 
 def topic(event_class: type[Event]) -> str:

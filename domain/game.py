@@ -25,6 +25,7 @@ from domain.events import (
     PlayerLeft,
     SeatTaken,
     Secret,
+    tag_of,
 )
 from domain.fairness import RandomStream, commitment
 from domain.variant import Outcome, Turn, Variant
@@ -192,7 +193,7 @@ def act(
     elif type(command) in state.rules.commands:
         events = state.rules.decide(state.table, seat, command, turn)
     else:
-        raise invalid("unknown_command", f"{state.variant} has no command {command.name!r}")
+        raise invalid("unknown_command", f"{state.variant} has no command {tag_of(command)!r}")
     return _finish_if_over(state, events)
 
 

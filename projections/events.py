@@ -8,6 +8,7 @@ from typing import Any
 import msgspec
 
 from domain.aggregate import Recorded
+from domain.events import tag_of
 from domain.perspective import Perspective, redact
 
 
@@ -28,7 +29,7 @@ def event_out(recorded: Recorded, perspective: Perspective) -> EventOut:
         timestamp=recorded.timestamp,
         actor=recorded.actor,
         command_id=recorded.command_id,
-        type=recorded.payload.name,
+        type=tag_of(recorded.payload),
         payload=redact(recorded.payload, perspective),
         prev_hash=recorded.prev_hash,
         hash=recorded.hash,

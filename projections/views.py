@@ -36,6 +36,7 @@ class View(msgspec.Struct, frozen=True, kw_only=True):
     winners: tuple[int, ...] | None
     seats: tuple[SeatView, ...]
     seat_count: int
+    options: dict[str, Any]
     seed_commitment: str
     seed: str | None
     table: Any
@@ -86,6 +87,7 @@ def view(state: GameState, *, version: int, chain_head: str, perspective: Perspe
         winners=state.outcome.winners if state.outcome else None,
         seats=seat_views(state),
         seat_count=state.seat_count,
+        options=state.options,
         seed_commitment=state.seed_commitment,
         seed=state.revealed_seed,
         table=rules.public_table(table, perspective) if started else None,

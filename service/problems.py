@@ -7,7 +7,7 @@ from http import HTTPStatus
 from typing import Any
 
 from litestar import Request, Response
-from litestar.exceptions import HTTPException
+from litestar.exceptions import HTTPException, ValidationException
 
 from domain.errors import Failure, RuleViolation
 from service.errors import ApiError
@@ -58,10 +58,15 @@ def on_rule_violation(request: Request[Any, Any, Any], error: RuleViolation) -> 
     return problem(request, FAILURE_STATUS[error.failure], error.code, error.message)
 
 
+def on_validation_error(
+    request: Request[Any, Any, Any], error: ValidationException
+) -> Response[Any]:
+    """A path, query or header parameter of the wrong shape (bodies are decoded by us)."""
+    return problem(request, 400, "invalid_parameter", str(error.detail), errors=error.extra or [])
+
+
 def on_http_exception(request: Request[Any, Any, Any], error: HTTPException) -> Response[Any]:
     status = error.status_code
-    if status == 400 and "body" in str(error.detail).lower():
-        return problem(request, 400, "malformed_request", str(error.detail))
     code = HTTP_CODES.get(status, "http_error" if status < 500 else "internal_error")
     detail = str(error.detail) if status < 500 else "internal error"
     return problem(request, status, code, detail)
@@ -74,6 +79,7 @@ def on_unexpected(request: Request[Any, Any, Any], error: Exception) -> Response
 
 EXCEPTION_HANDLERS: dict[Any, Any] = {
     ApiError: on_api_error,
+    ValidationException: on_validation_error,
     RuleViolation: on_rule_violation,
     HTTPException: on_http_exception,
     Exception: on_unexpected,

@@ -7,7 +7,7 @@ from uuid import UUID
 
 from litestar import Controller, Request, get, post
 from litestar.datastructures import State
-from litestar.params import HeaderParameter, QueryParameter, RawBody
+from litestar.params import FromPath, HeaderParameter, QueryParameter, RawBody
 
 from projections.lobby import LobbyEntry
 from projections.scoreboard import Scoreboard
@@ -33,8 +33,8 @@ from service.application import (
 from service.auth import Principal, bearer_token
 from service.errors import ApiError, unauthorized
 
-IdempotencyKey = Annotated[str | None, HeaderParameter(header="Idempotency-Key", required=False)]
-IfMatch = Annotated[str | None, HeaderParameter(header="If-Match", required=False)]
+IdempotencyKey = Annotated[str | None, HeaderParameter(name="Idempotency-Key", required=False)]
+IfMatch = Annotated[str | None, HeaderParameter(name="If-Match", required=False)]
 GAME_STATUSES = ("waiting", "active", "finished", "cancelled")
 MAX_PAGE = 500
 
@@ -155,7 +155,7 @@ class GameController(Controller):
         self,
         request: Request[Any, Any, Any],
         state: State,
-        game_id: UUID,
+        game_id: FromPath[UUID],
         body: RawBody,
         idempotency_key: IdempotencyKey,
     ) -> CommandResult:
@@ -175,7 +175,7 @@ class GameController(Controller):
         summary="Public summary of a game",
         sync_to_thread=True,
     )
-    def summary(self, state: State, game_id: UUID) -> View:
+    def summary(self, state: State, game_id: FromPath[UUID]) -> View:
         return ledger(state).public_view(game_id)
 
     @post(
@@ -189,7 +189,7 @@ class GameController(Controller):
         self,
         request: Request[Any, Any, Any],
         state: State,
-        game_id: UUID,
+        game_id: FromPath[UUID],
         body: RawBody,
         idempotency_key: IdempotencyKey,
         if_match: IfMatch,
@@ -210,7 +210,7 @@ class GameController(Controller):
         summary="Your view of the game",
         sync_to_thread=True,
     )
-    def view(self, request: Request[Any, Any, Any], state: State, game_id: UUID) -> View:
+    def view(self, request: Request[Any, Any, Any], state: State, game_id: FromPath[UUID]) -> View:
         return ledger(state).game_view(caller(request, state, required=False), game_id)
 
     @get(
@@ -223,7 +223,7 @@ class GameController(Controller):
         self,
         request: Request[Any, Any, Any],
         state: State,
-        game_id: UUID,
+        game_id: FromPath[UUID],
         after: Annotated[int, QueryParameter(ge=0)] = 0,
         limit: Annotated[int, QueryParameter(ge=1, le=MAX_PAGE)] = 100,
     ) -> EventPage:
@@ -237,7 +237,7 @@ class GameController(Controller):
         summary="Scores per hand, totals and ranking",
         sync_to_thread=True,
     )
-    def scoreboard(self, state: State, game_id: UUID) -> Scoreboard:
+    def scoreboard(self, state: State, game_id: FromPath[UUID]) -> Scoreboard:
         return ledger(state).scoreboard(game_id)
 
     @post(
@@ -251,7 +251,7 @@ class GameController(Controller):
         self,
         request: Request[Any, Any, Any],
         state: State,
-        game_id: UUID,
+        game_id: FromPath[UUID],
         idempotency_key: IdempotencyKey,
     ) -> CommandResult:
         who = player(request, state)

@@ -1,0 +1,108 @@
+"""An in-process client per test, on SQLite and on PostgreSQL."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from litestar.testing import TestClient
+
+from service.app import create_app
+from service.application import Cardledger
+from service.settings import Settings
+from tests.conftest import ADMIN_TOKEN
+
+
+class Api:
+    """A thin test client that knows the players it registered."""
+
+    def __init__(self, client: TestClient[Any], ledger: Cardledger) -> None:
+        self.client = client
+        self.ledger = ledger
+        self.tokens: list[str] = []
+
+    def register(self, count: int) -> list[str]:
+        for index in range(count):
+            response = self.client.post(
+                "/players", json={"name": f"Player {len(self.tokens) + index}"}
+            )
+            assert response.status_code == 201, response.text
+            self.tokens.append(response.json()["token"])
+        return self.tokens
+
+    def auth(self, seat: int) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self.tokens[seat]}"}
+
+    def admin(self) -> dict[str, str]:
+        return {"Authorization": f"Bearer {ADMIN_TOKEN}"}
+
+    def create(self, seats: int, options: dict[str, Any] | None = None, **extra: Any) -> str:
+        body = {"variant": "open-hand", "seats": seats, **extra}
+        if options is not None:
+            body["options"] = options
+        response = self.client.post("/games", json=body, headers=self.auth(0))
+        assert response.status_code == 201, response.text
+        return str(response.json()["game_id"])
+
+    def started(self, seats: int, options: dict[str, Any] | None = None) -> str:
+        """A running game with players 0..seats-1 seated in order."""
+        if len(self.tokens) < seats:
+            self.register(seats - len(self.tokens))
+        game_id = self.create(seats, options)
+        for seat in range(1, seats):
+            response = self.client.post(f"/games/{game_id}/join", headers=self.auth(seat))
+            assert response.status_code == 200, response.text
+        return game_id
+
+    def view(self, game_id: str, seat: int | None = None) -> dict[str, Any]:
+        headers = self.auth(seat) if seat is not None else {}
+        response = self.client.get(f"/games/{game_id}/view", headers=headers)
+        assert response.status_code == 200, response.text
+        return dict(response.json())
+
+    def command(self, game_id: str, seat: int, body: Any, **headers: str) -> Any:
+        return self.client.post(
+            f"/games/{game_id}/commands", json=body, headers={**self.auth(seat), **headers}
+        )
+
+    def events(
+        self, game_id: str, seat: int | None = None, *, headers: dict[str, str] | None = None
+    ) -> list[dict[str, Any]]:
+        if headers is None:
+            headers = self.auth(seat) if seat is not None else {}
+        after = 0
+        collected: list[dict[str, Any]] = []
+        while True:
+            page = self.client.get(
+                f"/games/{game_id}/events?after={after}&limit=50", headers=headers
+            ).json()
+            collected += page["events"]
+            if page["next_after"] >= page["head_version"] or not page["events"]:
+                return collected
+            after = page["next_after"]
+
+    def play_to_end(self, game_id: str) -> dict[str, Any]:
+        """Every seat sends the first card of its legal commands until the game is over."""
+        while True:
+            public = self.view(game_id)
+            if public["status"] != "active":
+                return public
+            seat = public["to_act"][0]
+            mine = self.view(game_id, seat)
+            play = next(c for c in mine["legal_commands"] if c["type"] == "play")
+            response = self.command(game_id, seat, play)
+            assert response.status_code == 200, response.text
+
+
+@pytest.fixture
+def ledger(settings: Settings) -> Iterator[Cardledger]:
+    app = Cardledger(settings)
+    yield app
+    app.close()
+
+
+@pytest.fixture
+def api(settings: Settings, ledger: Cardledger) -> Iterator[Api]:
+    with TestClient(create_app(settings, ledger)) as client:
+        yield Api(client, ledger)

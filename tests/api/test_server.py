@@ -1,0 +1,97 @@
+"""The real thing: `cardledger serve` in its own process, driven over HTTP on 127.0.0.1."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from service.settings import Settings
+from tests.conftest import ADMIN_TOKEN
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@pytest.fixture
+def server(settings: Settings, tmp_path: Path) -> Iterator[str]:
+    port = free_port()
+    env = {
+        **os.environ,
+        "CARDLEDGER_DATA_DIR": str(tmp_path),
+        "CARDLEDGER_ADMIN_TOKEN": ADMIN_TOKEN,
+    }
+    env.pop("CARDLEDGER_DATABASE_URL", None)
+    if settings.database_url:
+        env["CARDLEDGER_DATABASE_URL"] = settings.database_url
+    process = subprocess.Popen(
+        [sys.executable, "-m", "service.cli", "serve", "--host", "127.0.0.1", "--port", str(port)],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                if httpx.get(f"{base}/ready", timeout=1).status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            if process.poll() is not None or time.monotonic() > deadline:
+                output = process.stderr.read().decode() if process.stderr else ""
+                raise RuntimeError(f"server did not start: {output}")
+            time.sleep(0.1)
+        yield base
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+def test_a_game_played_against_a_running_server(server: str) -> None:
+    with httpx.Client(base_url=server, timeout=10) as http:
+        tokens = [
+            http.post("/players", json={"name": name}).json()["token"]
+            for name in ("Ann", "Ben", "Cat", "Dan")
+        ]
+        auth = [{"Authorization": f"Bearer {token}"} for token in tokens]
+        game = http.post(
+            "/games", json={"variant": "open-hand", "seats": 4}, headers=auth[0]
+        ).json()
+        game_id = game["game_id"]
+        for seat in (1, 2, 3):
+            assert (
+                http.post(
+                    f"/games/{game_id}/join",
+                    json={"client_seed": f"seed {seat}"},
+                    headers=auth[seat],
+                ).status_code
+                == 200
+            )
+        receipts = []
+        while (view := http.get(f"/games/{game_id}").json())["status"] == "active":
+            seat = view["to_act"][0]
+            mine = http.get(f"/games/{game_id}/view", headers=auth[seat]).json()
+            command = next(c for c in mine["legal_commands"] if c["type"] == "play")
+            result = http.post(
+                f"/games/{game_id}/commands", json=command, headers=auth[seat]
+            ).json()
+            receipts.append((result["version"], result["chain_head"]))
+        assert view["status"] == "finished"
+        board = http.get(f"/games/{game_id}/scoreboard").json()
+        assert board["totals"] == view["scores"] and sum(board["totals"]) == 5
+        events = http.get(f"/games/{game_id}/events", params={"limit": 500}).json()["events"]
+        hashes = {event["version"]: event["hash"] for event in events}
+        assert all(hashes[version] == head for version, head in receipts)
+        assert http.get("/games", params={"status": "finished"}).json()[0]["game_id"] == game_id
