@@ -6,6 +6,7 @@ that did, and its link in the game's hash chain.
 
 from __future__ import annotations
 
+import copy
 from datetime import datetime
 from typing import Any, ClassVar
 from uuid import UUID
@@ -76,6 +77,12 @@ class GameAggregate(BaseAggregate[UUID]):
     variant_id: ClassVar[str]
     state: GameState
     chain_head: str
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> GameAggregate:
+        """A copy to decide on: the state is immutable, so sharing it is safe and cheap."""
+        clone = copy.copy(self)
+        clone._pending_events = []
+        return clone
 
     def __init_subclass__(cls, variant_id: str = "", **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)

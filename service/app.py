@@ -11,6 +11,7 @@ from service.openapi import refine_openapi
 from service.problems import EXCEPTION_HANDLERS
 from service.routes import GameController, MetaController, PlayerController
 from service.settings import Settings
+from service.timers import DeadlineWatcher
 
 API_VERSION = "0.1.0"
 
@@ -18,12 +19,19 @@ API_VERSION = "0.1.0"
 def create_app(settings: Settings | None = None, ledger: Cardledger | None = None) -> Litestar:
     settings = settings or Settings.from_env()
     ledger = ledger or Cardledger(settings)
+    watcher = DeadlineWatcher(ledger)
+
+    def stop() -> None:
+        watcher.stop()
+        ledger.close()
+
     app = Litestar(
         route_handlers=[PlayerController, GameController, MetaController],
         exception_handlers=EXCEPTION_HANDLERS,
         request_max_body_size=settings.max_body_bytes,
         openapi_config=OpenAPIConfig(title="cardledger", version=API_VERSION),
-        on_shutdown=[ledger.close],
+        on_startup=[watcher.start],
+        on_shutdown=[stop],
         state=State({"ledger": ledger}),
     )
     refine_openapi(app)

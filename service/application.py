@@ -223,6 +223,20 @@ class Cardledger:
 
         return self._execute(principal, game_id, decide, idempotency=idempotency, if_match=None)
 
+    def expire(self, game_id: UUID) -> int:
+        """Apply the game's deadline if it has passed; returns the number of events written."""
+
+        def decide(aggregate: GameAggregate) -> None:
+            aggregate.expire(command_id=uuid.uuid4().hex, now=self.clock())
+
+        before = self.load(game_id).version
+        result = self._execute(ADMIN, game_id, decide, idempotency=None, if_match=None)
+        return max(0, result.version - before)
+
+    def deadline(self, game_id: UUID) -> datetime | None:
+        state = self.load(game_id).state
+        return state.rules.deadline(state.table) if state.status == "active" else None
+
     def _execute(
         self,
         principal: Principal,
@@ -250,6 +264,10 @@ class Cardledger:
                 )
             from_version = aggregate.version
             decide(aggregate)
+            if aggregate.version == from_version:
+                return self._result(
+                    aggregate, from_version, self._perspective(aggregate, principal)
+                )
             try:
                 self._save(aggregate, actor_id, scope, idempotency, from_version=from_version)
             except IntegrityError:

@@ -16,6 +16,8 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     admin_token: str | None = None
     max_body_bytes: int = 16 * 1024
     sqlite_file: str = "cardledger.sqlite3"
+    cached_games: int = 1000  # games kept in memory, fast-forwarded from the store on each read
+    threads: int = 32  # worker threads for blocking store calls; sized with the connection pool
     in_memory: bool = False  # a private in-memory SQLite store (tools that never persist)
 
     @classmethod
@@ -29,6 +31,9 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
 
     def store_env(self) -> dict[str, str]:
         """The eventsourcing library's configuration for the chosen store."""
+        return {"AGGREGATE_CACHE_MAXSIZE": str(self.cached_games), **self._persistence_env()}
+
+    def _persistence_env(self) -> dict[str, str]:
         if self.in_memory:
             return {
                 "PERSISTENCE_MODULE": "eventsourcing.sqlite",
@@ -53,6 +58,6 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             "POSTGRES_PORT": str(url.port or 5432),
             "POSTGRES_USER": unquote(url.username or "postgres"),
             "POSTGRES_PASSWORD": unquote(url.password or ""),
-            "POSTGRES_POOL_SIZE": "10",
-            "POSTGRES_MAX_OVERFLOW": "10",
+            "POSTGRES_POOL_SIZE": str(self.threads // 2),
+            "POSTGRES_MAX_OVERFLOW": str(self.threads // 2),
         }
