@@ -17,7 +17,7 @@ from eventsourcing.domain import BaseAggregate
 from domain import game
 from domain.chain import GENESIS, event_hash
 from domain.commands import Command
-from domain.events import Event, GameCreated
+from domain.events import Event, GameCreated, Secret
 from domain.game import GameState
 
 
@@ -31,6 +31,7 @@ class Recorded(msgspec.Struct, frozen=True, kw_only=True):
     timestamp: datetime
     actor: str  # "seat:N", "server" or "admin"
     command_id: str
+    command: Secret[Any] | None  # the seat's command, on the first event of its batch
     payload: Event
     prev_hash: str
     hash: str
@@ -95,23 +96,22 @@ class GameAggregate(BaseAggregate[UUID]):
         game_id: UUID, events: list[Event], *, actor: str, command_id: str, now: datetime
     ) -> GameAggregate:
         """A new game from its creation events (GameCreated first)."""
-        first = _envelope(game_id, 1, GENESIS, events[0], actor, command_id, now)
+        cause = Cause(actor=actor, command_id=command_id, now=now)
+        first = _envelope(game_id, 1, GENESIS, events[0], cause)
         aggregate = first.mutate(None)
         aggregate.pending_events.append(first)  # type: ignore[arg-type]
-        aggregate.record(events[1:], actor=actor, command_id=command_id, now=now)
+        aggregate.record(events[1:], msgspec.structs.replace(cause, command=None))
         return aggregate
 
-    def record(
-        self, events: list[Event], *, actor: str, command_id: str, now: datetime
-    ) -> list[Recorded]:
+    def record(self, events: list[Event], cause: Cause) -> list[Recorded]:
+        """Append events; the command that caused them rides on the first one only."""
         recorded = []
         for payload in events:
-            envelope = _envelope(
-                self.id, self.version + 1, self.chain_head, payload, actor, command_id, now
-            )
+            envelope = _envelope(self.id, self.version + 1, self.chain_head, payload, cause)
             envelope.mutate(self)
             self.pending_events.append(envelope)  # type: ignore[arg-type]
             recorded.append(envelope)
+            cause = msgspec.structs.replace(cause, command=None)
         return recorded
 
     def join(
@@ -125,55 +125,70 @@ class GameAggregate(BaseAggregate[UUID]):
             now=now,
             version=self.version,
         )
-        return self.record(
-            events, actor=f"seat:{len(self.state.seats)}", command_id=command_id, now=now
-        )
+        actor = f"seat:{len(self.state.seats)}"
+        return self.record(events, Cause(actor=actor, command_id=command_id, now=now))
 
     def act(
         self, *, player_id: str, command: Command, command_id: str, now: datetime
     ) -> list[Recorded]:
+        """A seat's command. The command itself is kept, sealed for its seat, so an auditor can
+        re-run the decision once the game is over."""
+        version = self.version
         events = game.act(
-            self.state, player_id=player_id, command=command, now=now, version=self.version
+            self.state, player_id=player_id, command=command, now=now, version=version
         )
         seat = self.state.seat_of(player_id)
-        return self.record(events, actor=f"seat:{seat}", command_id=command_id, now=now)
+        stream = game.stream(self.state)
+        assert stream is not None and seat is not None
+        sealed = Secret(
+            owner=seat,
+            value=msgspec.to_builtins(command),
+            salt=stream.salt(f"command/{version}"),
+        )
+        cause = Cause(actor=f"seat:{seat}", command_id=command_id, now=now, command=sealed)
+        return self.record(events, cause)
 
     def cancel(
         self, *, by: str, player_id: str | None, command_id: str, now: datetime
     ) -> list[Recorded]:
         events = game.cancel(self.state, by=by, player_id=player_id)
         actor = "admin" if by == "admin" else "seat:0"
-        return self.record(events, actor=actor, command_id=command_id, now=now)
+        return self.record(events, Cause(actor=actor, command_id=command_id, now=now))
 
     def expire(self, *, command_id: str, now: datetime) -> list[Recorded]:
         events = game.expire(self.state, now=now, version=self.version)
-        return self.record(events, actor="server", command_id=command_id, now=now)
+        return self.record(events, Cause(actor="server", command_id=command_id, now=now))
+
+
+class Cause(msgspec.Struct, frozen=True, kw_only=True):
+    """Who caused a batch of events, with which command, and when."""
+
+    actor: str
+    command_id: str
+    now: datetime
+    command: Secret[Any] | None = None
 
 
 def _envelope(
-    game_id: UUID,
-    version: int,
-    prev_hash: str,
-    payload: Event,
-    actor: str,
-    command_id: str,
-    now: datetime,
+    game_id: UUID, version: int, prev_hash: str, payload: Event, cause: Cause
 ) -> Recorded:
     digest = event_hash(
         prev_hash=prev_hash,
         game_id=str(game_id),
         version=version,
-        timestamp=now,
-        actor=actor,
-        command_id=command_id,
+        timestamp=cause.now,
+        actor=cause.actor,
+        command_id=cause.command_id,
+        command=cause.command,
         payload=payload,
     )
     return Recorded(
         originator_id=game_id,
         originator_version=version,
-        timestamp=now,
-        actor=actor,
-        command_id=command_id,
+        timestamp=cause.now,
+        actor=cause.actor,
+        command_id=cause.command_id,
+        command=cause.command,
         payload=payload,
         prev_hash=prev_hash,
         hash=digest,

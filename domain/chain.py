@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import hashlib
 from datetime import datetime
+from typing import Any
 
 import msgspec
 
-from domain.events import Event
+from domain.events import Event, Secret
 
 GENESIS = "0" * 64
 PREFIX = b"cardledger/event/v1\x00"
@@ -26,10 +27,12 @@ def event_hash(
     timestamp: datetime,
     actor: str,
     command_id: str,
+    command: Secret[Any] | None,
     payload: Event,
 ) -> str:
     body = {
         "actor": actor,
+        "command": command,
         "command_id": command_id,
         "game_id": game_id,
         "payload": payload,

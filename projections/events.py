@@ -17,6 +17,7 @@ class EventOut(msgspec.Struct, frozen=True, kw_only=True):
     timestamp: datetime
     actor: str
     command_id: str
+    command: Any
     type: str
     payload: Any
     prev_hash: str
@@ -29,6 +30,7 @@ def event_out(recorded: Recorded, perspective: Perspective) -> EventOut:
         timestamp=recorded.timestamp,
         actor=recorded.actor,
         command_id=recorded.command_id,
+        command=redact(recorded.command, perspective),
         type=tag_of(recorded.payload),
         payload=redact(recorded.payload, perspective),
         prev_hash=recorded.prev_hash,

@@ -12,7 +12,7 @@ from eventsourcing.application import Application
 from eventsourcing.persistence import Mapper, StoredEvent
 
 from domain.aggregate import Recorded
-from domain.events import LIFECYCLE_EVENTS, Event, topic
+from domain.events import LIFECYCLE_EVENTS, Event, Secret, topic
 from domain.variants import VARIANTS
 from service.records import RECORD_TYPES, RecordPayload, Registered, record_topic
 
@@ -21,6 +21,7 @@ class _GameWire(msgspec.Struct, frozen=True):
     timestamp: datetime
     actor: str
     command_id: str
+    command: Secret[Any] | None
     prev_hash: str
     hash: str
     payload: msgspec.Raw
@@ -59,6 +60,7 @@ class EnvelopeMapper(Mapper[UUID]):
                 timestamp=domain_event.timestamp,
                 actor=domain_event.actor,
                 command_id=domain_event.command_id,
+                command=domain_event.command,
                 prev_hash=domain_event.prev_hash,
                 hash=domain_event.hash,
                 payload=msgspec.Raw(self._encoder.encode(domain_event.payload)),
@@ -92,6 +94,7 @@ class EnvelopeMapper(Mapper[UUID]):
                 timestamp=wire.timestamp,
                 actor=wire.actor,
                 command_id=wire.command_id,
+                command=wire.command,
                 payload=_decoder(game_type).decode(wire.payload),
                 prev_hash=wire.prev_hash,
                 hash=wire.hash,

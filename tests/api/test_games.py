@@ -54,6 +54,7 @@ def test_every_event_links_into_the_hash_chain(api: Api) -> None:
         body = {
             "actor": event["actor"],
             "command_id": event["command_id"],
+            "command": event["command"],
             "game_id": game_id,
             "payload": event["payload"],
             "timestamp": event["timestamp"],
@@ -78,6 +79,13 @@ def test_each_seat_sees_only_its_own_hand(api: Api) -> None:
         assert dealt["payload"]["rest"]["value"] is None
         created = next(e for e in api.events(game_id, seat) if e["type"] == "GameCreated")
         assert created["payload"]["seed"]["value"] is None
+    leader = api.view(game_id)["to_act"][0]
+    card = api.view(game_id, leader)["hand"][0]
+    api.command(game_id, leader, {"type": "play", "card": card})
+    mine = api.events(game_id, leader)[-1]
+    assert mine["command"]["value"] == {"type": "play", "card": card}
+    theirs = api.events(game_id, (leader + 1) % 3)[-1]
+    assert theirs["command"] == {"owner": leader, "value": None, "salt": None}
     spectator = api.view(game_id)
     assert (
         spectator["seat"] is None

@@ -21,6 +21,7 @@ def digest(**overrides: object) -> str:
         "timestamp": WHEN,
         "actor": "seat:0",
         "command_id": "c",
+        "command": Secret(owner=0, value={"type": "play", "card": "QS"}, salt="ab" * 16),
         "payload": CardPlayed(seat=0, card="QS"),
     }
     fields.update(overrides)
@@ -30,6 +31,7 @@ def digest(**overrides: object) -> str:
 def test_hash_follows_the_documented_construction() -> None:
     body = {
         "actor": "seat:0",
+        "command": {"owner": 0, "salt": "ab" * 16, "value": {"card": "QS", "type": "play"}},
         "command_id": "c",
         "game_id": "g",
         "payload": {"card": "QS", "seat": 0, "type": "CardPlayed"},
@@ -49,6 +51,11 @@ def test_every_field_is_covered() -> None:
     assert digest(timestamp=WHEN.replace(microsecond=0)) != base
     assert digest(actor="seat:1") != base
     assert digest(command_id="d") != base
+    assert digest(command=None) != base
+    assert (
+        digest(command=Secret(owner=0, value={"type": "play", "card": "QH"}, salt="ab" * 16))
+        != base
+    )
     assert digest(payload=CardPlayed(seat=0, card="QH")) != base
 
 
