@@ -24,11 +24,14 @@ from domain.errors import invalid
 from domain.fairness import SEED_BYTES
 from domain.perspective import FULL, Perspective
 from domain.variants import VARIANTS, variant_by_id
+from projections.audit import AuditReport, audit
 from projections.events import EventOut, event_out
 from projections.lobby import LOBBY_TOPICS, Lobby, LobbyEntry
 from projections.scoreboard import Scoreboard, scoreboard
 from projections.views import View, view
 from service.auth import ADMIN, Principal, is_admin_token, new_token, token_hash
+from service.bundle import FORMAT as BUNDLE_FORMAT
+from service.bundle import Bundle
 from service.errors import ApiError, not_found, unauthorized
 from service.records import CommandReceipt, PlayerRegistered, Record, player_id_for, receipt_id_for
 from service.settings import Settings
@@ -359,6 +362,24 @@ class Cardledger:
             events=page,
             next_after=page[-1].version if page else after,
             head_version=aggregate.version,
+        )
+
+    def audit(self, game_id: UUID) -> AuditReport:
+        """The audit report; checks that need the secret seed stay pending until the game ends."""
+        aggregate = self.load(game_id)
+        return audit(str(game_id), self._recorded(game_id, 0, aggregate.version))
+
+    def export(self, principal: Principal | None, game_id: UUID) -> Bundle:
+        """The whole log, every secret included: once the game is over, or for the operator."""
+        aggregate = self.load(game_id)
+        if not (aggregate.state.over or (principal is not None and principal.admin)):
+            raise ApiError(409, "game_not_over", "a game can be exported once it is over")
+        recorded = self._recorded(game_id, 0, aggregate.version)
+        return Bundle(
+            format=BUNDLE_FORMAT,
+            game_id=str(game_id),
+            variant=aggregate.state.variant,
+            events=[event_out(event, FULL) for event in recorded],
         )
 
     def scoreboard(self, game_id: UUID) -> Scoreboard:

@@ -8,7 +8,9 @@ from pathlib import Path
 
 import uvicorn
 
+from projections.audit import audit
 from service.app import create_app
+from service.bundle import BundleError, read_bundle
 from service.openapi import openapi_json
 from service.settings import Settings
 
@@ -34,6 +36,30 @@ def openapi(args: argparse.Namespace) -> int:
     return 0
 
 
+def verify(args: argparse.Namespace) -> int:
+    """Audit a bundle offline: no server, no database. Exit 0 only if every check passes."""
+    try:
+        game_id, events = read_bundle(Path(args.bundle).read_bytes())
+        receipts = [parse_receipt(text) for text in args.receipt]
+    except (OSError, BundleError, ValueError) as error:
+        print(f"cannot verify: {error}", file=sys.stderr)
+        return 2
+    report = audit(game_id, events, receipts)
+    for check in report.checks:
+        where = f" (event {check.version})" if check.version is not None else ""
+        print(f"{check.status.upper():8} {check.name}: {check.detail}{where}")
+    summary = f"game {game_id}, {report.head_version} events, head {report.chain_head}"
+    print(f"verdict: {report.verdict} — {summary}")
+    return 0 if report.verdict == "valid" else 1
+
+
+def parse_receipt(text: str) -> tuple[int, str]:
+    version, _, head = text.partition(":")
+    if not version.isdigit() or len(head) != 64:
+        raise ValueError(f"a receipt is VERSION:HEAD (64 hex digits), not {text!r}")
+    return int(version), head.lower()
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="cardledger", description="Event-sourced card-game service"
@@ -51,6 +77,17 @@ def build_parser() -> argparse.ArgumentParser:
         "--output", default="openapi/openapi.json", help="a file, or - for stdout"
     )
     openapi_cmd.set_defaults(run=openapi)
+
+    verify_cmd = commands.add_parser("verify", help="audit an exported bundle offline")
+    verify_cmd.add_argument("bundle", help="the file GET /games/{id}/export returned")
+    verify_cmd.add_argument(
+        "--receipt",
+        action="append",
+        default=[],
+        metavar="VERSION:HEAD",
+        help="a chain_head a command response gave you at VERSION (repeatable)",
+    )
+    verify_cmd.set_defaults(run=verify)
     return parser
 
 

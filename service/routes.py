@@ -9,6 +9,7 @@ from litestar import Controller, Request, get, post
 from litestar.datastructures import State
 from litestar.params import FromPath, HeaderParameter, QueryParameter, RawBody
 
+from projections.audit import AuditReport
 from projections.lobby import LobbyEntry
 from projections.scoreboard import Scoreboard
 from projections.views import View
@@ -31,6 +32,7 @@ from service.application import (
     variant_catalog,
 )
 from service.auth import Principal, bearer_token
+from service.bundle import Bundle
 from service.errors import ApiError, unauthorized
 
 IdempotencyKey = Annotated[str | None, HeaderParameter(name="Idempotency-Key", required=False)]
@@ -239,6 +241,26 @@ class GameController(Controller):
     )
     def scoreboard(self, state: State, game_id: FromPath[UUID]) -> Scoreboard:
         return ledger(state).scoreboard(game_id)
+
+    @get(
+        "/{game_id:uuid}/audit",
+        operation_id="auditGame",
+        summary="Verification report: chain, seed, every decision re-run, scores",
+        sync_to_thread=True,
+    )
+    def audit(self, state: State, game_id: FromPath[UUID]) -> AuditReport:
+        return ledger(state).audit(game_id)
+
+    @get(
+        "/{game_id:uuid}/export",
+        operation_id="exportGame",
+        summary="The whole log as a bundle that `cardledger verify` checks offline",
+        sync_to_thread=True,
+    )
+    def export(
+        self, request: Request[Any, Any, Any], state: State, game_id: FromPath[UUID]
+    ) -> Bundle:
+        return ledger(state).export(caller(request, state, required=False), game_id)
 
     @post(
         "/{game_id:uuid}/cancel",

@@ -9,8 +9,12 @@ from pathlib import Path
 
 import psycopg
 import pytest
+from litestar.testing import TestClient
 
+from service.app import create_app
+from service.application import Cardledger
 from service.settings import Settings
+from tests.client import Api
 
 POSTGRES_URL = os.environ.get(
     "CARDLEDGER_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/postgres"
@@ -57,3 +61,16 @@ def settings(request: pytest.FixtureRequest, tmp_path: Path) -> Settings:
         return Settings(data_dir=tmp_path, admin_token=ADMIN_TOKEN)
     url = request.getfixturevalue("postgres_url")
     return Settings(database_url=url, data_dir=tmp_path, admin_token=ADMIN_TOKEN)
+
+
+@pytest.fixture
+def ledger(settings: Settings) -> Iterator[Cardledger]:
+    app = Cardledger(settings)
+    yield app
+    app.close()
+
+
+@pytest.fixture
+def api(settings: Settings, ledger: Cardledger) -> Iterator[Api]:
+    with TestClient(create_app(settings, ledger)) as client:
+        yield Api(client, ledger)

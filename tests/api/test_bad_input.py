@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from tests.api.conftest import Api
+from tests.client import Api
 
 PROBLEM = "application/problem+json"
 

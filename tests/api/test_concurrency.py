@@ -13,7 +13,7 @@ from litestar.testing import TestClient
 from service.app import create_app
 from service.application import Cardledger
 from service.settings import Settings
-from tests.api.conftest import Api
+from tests.client import Api
 
 
 @contextmanager

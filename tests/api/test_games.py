@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 
 from domain.chain import GENESIS, PREFIX, canonical
-from tests.api.conftest import Api
+from tests.client import Api
 
 
 def test_four_players_play_open_hand_to_the_end(api: Api) -> None:

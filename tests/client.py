@@ -1,17 +1,12 @@
-"""An in-process client per test, on SQLite and on PostgreSQL."""
+"""A test client that knows its players, and the fixtures that give one per test and store."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
-import pytest
 from litestar.testing import TestClient
 
-from service.app import create_app
 from service.application import Cardledger
-from service.settings import Settings
-from tests.conftest import ADMIN_TOKEN
 
 
 class Api:
@@ -35,7 +30,7 @@ class Api:
         return {"Authorization": f"Bearer {self.tokens[seat]}"}
 
     def admin(self) -> dict[str, str]:
-        return {"Authorization": f"Bearer {ADMIN_TOKEN}"}
+        return {"Authorization": f"Bearer {self.ledger.settings.admin_token}"}
 
     def create(self, seats: int, options: dict[str, Any] | None = None, **extra: Any) -> str:
         body = {"variant": "open-hand", "seats": seats, **extra}
@@ -93,16 +88,3 @@ class Api:
             play = next(c for c in mine["legal_commands"] if c["type"] == "play")
             response = self.command(game_id, seat, play)
             assert response.status_code == 200, response.text
-
-
-@pytest.fixture
-def ledger(settings: Settings) -> Iterator[Cardledger]:
-    app = Cardledger(settings)
-    yield app
-    app.close()
-
-
-@pytest.fixture
-def api(settings: Settings, ledger: Cardledger) -> Iterator[Api]:
-    with TestClient(create_app(settings, ledger)) as client:
-        yield Api(client, ledger)
