@@ -27,6 +27,7 @@ from domain.variants import VARIANTS, variant_by_id
 from projections.audit import AuditReport, audit
 from projections.events import EventOut, event_out
 from projections.lobby import LOBBY_TOPICS, Lobby, LobbyEntry
+from projections.replay import Frame, frames
 from projections.scoreboard import Scoreboard, scoreboard
 from projections.views import View, view
 from service.auth import ADMIN, Principal, is_admin_token, new_token, token_hash
@@ -61,6 +62,14 @@ class EventPage(msgspec.Struct, frozen=True, kw_only=True):
     game_id: str
     events: list[EventOut]
     next_after: int
+    head_version: int
+
+
+class ReplayPage(msgspec.Struct, frozen=True, kw_only=True):
+    game_id: str
+    perspective: str
+    frames: list[Frame]
+    next_from: int | None
     head_version: int
 
 
@@ -381,6 +390,58 @@ class Cardledger:
             variant=aggregate.state.variant,
             events=[event_out(event, FULL) for event in recorded],
         )
+
+    def replay(
+        self,
+        principal: Principal | None,
+        game_id: UUID,
+        *,
+        perspective: str,
+        start: int,
+        limit: int,
+    ) -> ReplayPage:
+        """Frames from ``start`` on, at most ``limit``, as the perspective may see them."""
+        aggregate = self.load(game_id)
+        viewer = self._replay_perspective(aggregate, principal, perspective)
+        stop = min(aggregate.version, start + limit - 1)
+        recorded = self._recorded(game_id, 0, stop)
+        page = list(frames(recorded, viewer, start, stop))
+        return ReplayPage(
+            game_id=str(game_id),
+            perspective=perspective,
+            frames=page,
+            next_from=stop + 1 if stop < aggregate.version else None,
+            head_version=aggregate.version,
+        )
+
+    def _replay_perspective(
+        self, aggregate: GameAggregate, principal: Principal | None, requested: str
+    ) -> Perspective:
+        """public always; seat:N for that seat's player; full for the operator; all once over."""
+        state = aggregate.state
+        if requested == "public":
+            return Perspective()
+        own_seat = state.seat_of(principal.player_id) if principal and principal.player_id else None
+        admin = principal is not None and principal.admin
+        if requested == "full":
+            if state.over or admin:
+                return FULL
+            raise ApiError(
+                403, "perspective_forbidden", "the full perspective opens when the game is over"
+            )
+        seat_text = requested.removeprefix("seat:")
+        if not requested.startswith("seat:") or not seat_text.isdigit():
+            raise ApiError(422, "invalid_perspective", "perspective is public, seat:N or full")
+        seat = int(seat_text)
+        if seat >= state.seat_count:
+            raise ApiError(
+                422, "invalid_perspective", f"this game has seats 0 to {state.seat_count - 1}"
+            )
+        if not (state.over or admin or own_seat == seat):
+            raise ApiError(
+                403, "perspective_forbidden", "only that seat's player may replay it before the end"
+            )
+        return Perspective(seat=seat)
 
     def scoreboard(self, game_id: UUID) -> Scoreboard:
         return scoreboard(self.load(game_id).state)

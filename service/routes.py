@@ -28,6 +28,7 @@ from service.application import (
     EventPage,
     Idempotency,
     RegisteredPlayer,
+    ReplayPage,
     request_digest,
     variant_catalog,
 )
@@ -39,6 +40,7 @@ IdempotencyKey = Annotated[str | None, HeaderParameter(name="Idempotency-Key", r
 IfMatch = Annotated[str | None, HeaderParameter(name="If-Match", required=False)]
 GAME_STATUSES = ("waiting", "active", "finished", "cancelled")
 MAX_PAGE = 500
+MAX_FRAMES = 200
 
 
 def ledger(state: State) -> Cardledger:
@@ -241,6 +243,29 @@ class GameController(Controller):
     )
     def scoreboard(self, state: State, game_id: FromPath[UUID]) -> Scoreboard:
         return ledger(state).scoreboard(game_id)
+
+    @get(
+        "/{game_id:uuid}/replay",
+        operation_id="replayGame",
+        summary="One frame per event (the event and the table after it) from a perspective",
+        sync_to_thread=True,
+    )
+    def replay(
+        self,
+        request: Request[Any, Any, Any],
+        state: State,
+        game_id: FromPath[UUID],
+        perspective: Annotated[str, QueryParameter()] = "public",
+        start: Annotated[int, QueryParameter(name="from", ge=1)] = 1,
+        limit: Annotated[int, QueryParameter(ge=1, le=MAX_FRAMES)] = 100,
+    ) -> ReplayPage:
+        return ledger(state).replay(
+            caller(request, state, required=False),
+            game_id,
+            perspective=perspective,
+            start=start,
+            limit=limit,
+        )
 
     @get(
         "/{game_id:uuid}/audit",
