@@ -197,3 +197,11 @@ def _envelope(
 
 class OpenHandGame(GameAggregate, variant_id="open-hand"):
     TOPIC = "cardledger:open-hand:game"
+
+
+class HeartbeatGame(GameAggregate, variant_id="heartbeat"):
+    TOPIC = "cardledger:heartbeat:game"
+
+
+class OneUpOneDownGame(GameAggregate, variant_id="one-up-one-down"):
+    TOPIC = "cardledger:one-up-one-down:game"

@@ -33,9 +33,12 @@ class _RecordWire(msgspec.Struct, frozen=True):
 
 
 def game_event_types() -> dict[str, type[Event]]:
-    types: dict[str, type[Event]] = {topic(t): t for t in LIFECYCLE_EVENTS}
-    for variant in VARIANTS.values():
-        types.update({topic(t): t for t in variant.events})
+    """Every stored event type by topic; two types may not claim one topic."""
+    types: dict[str, type[Event]] = {}
+    for kind in (*LIFECYCLE_EVENTS, *(t for v in VARIANTS.values() for t in v.events)):
+        claimed = types.setdefault(topic(kind), kind)
+        if claimed is not kind:
+            raise TypeError(f"{kind.__qualname__} and {claimed.__qualname__} share {topic(kind)}")
     return types
 
 

@@ -6,9 +6,18 @@ from typing import Any
 
 from domain.errors import invalid
 from domain.variant import Variant
+from domain.variants.heartbeat import Heartbeat
+from domain.variants.one_up_one_down import OneUpOneDown
 from domain.variants.open_hand import OpenHand
 
-VARIANTS: dict[str, Variant[Any, Any]] = {variant.id: variant for variant in (OpenHand(),)}
+VARIANTS: dict[str, Variant[Any, Any]] = {
+    variant.id: variant
+    for variant in (
+        OpenHand(),
+        Heartbeat(),
+        OneUpOneDown(),
+    )
+}
 
 
 def variant_by_id(variant_id: str) -> Variant[Any, Any]:

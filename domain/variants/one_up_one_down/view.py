@@ -1,0 +1,92 @@
+"""One Up One Down: the table as one perspective may see it."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import msgspec
+
+from domain.perspective import Perspective
+from domain.variants.one_up_one_down.messages import HighCardDraw, OneUpOneDownOptions
+from domain.variants.one_up_one_down.table import OneUpOneDownTable, PileCard
+
+
+class PileCardView(msgspec.Struct, frozen=True, kw_only=True):
+    """A pile card; ``card`` is null for a face-down card the viewer may not see."""
+
+    seat: int
+    face_down: bool
+    declared: str | None
+    revealed: bool
+    card: str | None
+
+
+class ChallengeView(msgspec.Struct, frozen=True, kw_only=True):
+    """The open challenge window after ``seat``'s face-down play."""
+
+    seat: int
+    declared: str
+    target: str  # before the play
+    deadline: datetime | None
+    challenged: tuple[int, ...]
+    declined: tuple[int, ...]
+    awaiting: tuple[int, ...]
+
+
+class OneUpOneDownView(msgspec.Struct, frozen=True, kw_only=True):
+    to_play: int | None
+    facing: str  # "up" or "down": how the next card is played
+    target: str
+    round: int
+    pile: tuple[PileCardView, ...]
+    stock_size: int
+    challenge: ChallengeView | None
+    plays: int
+    end_votes: tuple[int, ...]
+    first_player_draws: tuple[tuple[HighCardDraw, ...], ...]
+    ended_by: str | None
+    options: OneUpOneDownOptions
+
+
+def _pile_card(card: PileCard, perspective: Perspective) -> PileCardView:
+    visible = not card.face_down or card.revealed or perspective.sees(card.seat)
+    return PileCardView(
+        seat=card.seat,
+        face_down=card.face_down,
+        declared=card.declared,
+        revealed=card.revealed,
+        card=card.card if visible else None,
+    )
+
+
+def _challenge(table: OneUpOneDownTable) -> ChallengeView | None:
+    window = table.window
+    if window is None:
+        return None
+    responders = table.responders()
+    return ChallengeView(
+        seat=window.seat,
+        declared=window.declared,
+        target=window.target,
+        deadline=window.deadline,
+        challenged=tuple(seat for seat in responders if table.answer_of(seat) is True),
+        declined=tuple(seat for seat in responders if table.answer_of(seat) is False),
+        awaiting=table.awaiting(),
+    )
+
+
+def public_view(table: OneUpOneDownTable, perspective: Perspective) -> OneUpOneDownView:
+    return OneUpOneDownView(
+        to_play=table.to_play(),
+        facing="down" if table.face_down_next else "up",
+        target=table.target,
+        round=table.round,
+        pile=tuple(_pile_card(card, perspective) for card in table.pile),
+        stock_size=len(table.stock),
+        challenge=_challenge(table),
+        plays=table.plays,
+        end_votes=tuple(seat for seat, voted in enumerate(table.votes) if voted),
+        first_player_draws=table.draws,
+        ended_by=table.ended_by,
+        options=table.options,
+    )
