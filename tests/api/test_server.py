@@ -2,11 +2,6 @@
 
 from __future__ import annotations
 
-import os
-import socket
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -14,49 +9,13 @@ import httpx
 import pytest
 
 from service.settings import Settings
-from tests.conftest import ADMIN_TOKEN
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
+from tests.servers import running_server
 
 
 @pytest.fixture
 def server(settings: Settings, tmp_path: Path) -> Iterator[str]:
-    port = free_port()
-    env = {
-        **os.environ,
-        "CARDLEDGER_DATA_DIR": str(tmp_path),
-        "CARDLEDGER_ADMIN_TOKEN": ADMIN_TOKEN,
-    }
-    env.pop("CARDLEDGER_DATABASE_URL", None)
-    if settings.database_url:
-        env["CARDLEDGER_DATABASE_URL"] = settings.database_url
-    process = subprocess.Popen(
-        [sys.executable, "-m", "service.cli", "serve", "--host", "127.0.0.1", "--port", str(port)],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                if httpx.get(f"{base}/ready", timeout=1).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            if process.poll() is not None or time.monotonic() > deadline:
-                output = process.stderr.read().decode() if process.stderr else ""
-                raise RuntimeError(f"server did not start: {output}")
-            time.sleep(0.1)
+    with running_server(settings, tmp_path) as base:
         yield base
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
 
 
 def test_a_game_played_against_a_running_server(server: str) -> None:

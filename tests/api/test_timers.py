@@ -1,0 +1,72 @@
+"""Deadlines are applied by the servers themselves: on time, and exactly once among several."""
+
+from __future__ import annotations
+
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from service.settings import Settings
+from tests.servers import running_server
+
+ATTEMPTS = 40  # each new game opens on Pressure with probability 1/4
+ADMIN = "timers-admin-token"
+
+
+def pressure_game(http: httpx.Client, auth: list[dict[str, str]]) -> tuple[str, datetime]:
+    """A Heartbeat game whose first round is a Pressure round, and that round's deadline."""
+    options = {"tempo_deck": 12, "pressure_seconds": 5}
+    for _ in range(ATTEMPTS):
+        created = http.post(
+            "/games", json={"variant": "heartbeat", "seats": 2, "options": options}, headers=auth[0]
+        )
+        game_id = created.json()["game_id"]
+        view = http.post(f"/games/{game_id}/join", headers=auth[1]).json()["view"]
+        if view["table"]["tempo"] == "pressure":
+            return game_id, datetime.fromisoformat(view["deadline"])
+        http.post(f"/games/{game_id}/cancel", headers={"Authorization": f"Bearer {ADMIN}"})
+    raise AssertionError("no game opened on a Pressure round")
+
+
+def timeouts(http: httpx.Client, game_id: str) -> list[dict[str, Any]]:
+    events = http.get(f"/games/{game_id}/events", params={"limit": 500}).json()["events"]
+    return [event for event in events if event["type"] == "ChoiceTimedOut"]
+
+
+def test_two_servers_apply_a_pressure_timeout_once_and_on_time(
+    settings: Settings, tmp_path: Path
+) -> None:
+    settings = Settings(database_url=settings.database_url, data_dir=tmp_path, admin_token=ADMIN)
+    with (
+        running_server(settings, tmp_path) as first,
+        running_server(settings, tmp_path) as second,
+        httpx.Client(base_url=first, timeout=10) as http,
+    ):
+        tokens = [http.post("/players", json={"name": n}).json()["token"] for n in ("Ann", "Ben")]
+        auth = [{"Authorization": f"Bearer {token}"} for token in tokens]
+        game_id, deadline = pressure_game(http, auth)
+        # Nobody chooses. Watch for the server's timeout event.
+        seen_at = None
+        while time.time() < deadline.timestamp() + 3:
+            if timeouts(http, game_id):
+                seen_at = datetime.now(UTC)
+                break
+            time.sleep(0.05)
+        assert seen_at is not None, "no timeout event within 3 s of the deadline"
+        assert (seen_at - deadline).total_seconds() < 1.0
+        time.sleep(0.5)  # give the other server every chance to apply it again
+        with httpx.Client(base_url=second, timeout=10) as other:
+            assert len(timeouts(other, game_id)) == 1
+        recorded = timeouts(http, game_id)
+        assert len(recorded) == 1
+        applied = datetime.fromisoformat(recorded[0]["timestamp"])
+        assert deadline <= applied and (applied - deadline).total_seconds() < 1.0
+        assert recorded[0]["actor"] == "server"
+        versions = [
+            e["version"]
+            for e in http.get(f"/games/{game_id}/events", params={"limit": 500}).json()["events"]
+        ]
+        assert versions == list(range(1, len(versions) + 1))
