@@ -7,6 +7,7 @@ from litestar.datastructures import State
 from litestar.openapi import OpenAPIConfig
 
 from service.application import Cardledger
+from service.live import PostgresListener
 from service.openapi import refine_openapi
 from service.problems import EXCEPTION_HANDLERS
 from service.routes import GameController, MetaController, PlayerController
@@ -20,8 +21,20 @@ def create_app(settings: Settings | None = None, ledger: Cardledger | None = Non
     settings = settings or Settings.from_env()
     ledger = ledger or Cardledger(settings)
     watcher = DeadlineWatcher(ledger)
+    listener = (
+        PostgresListener(settings.database_url, ledger.store.recorder.channel_name, ledger.changes)  # type: ignore[attr-defined]
+        if settings.database_url
+        else None
+    )
+
+    def start() -> None:
+        watcher.start()
+        if listener is not None:
+            listener.start()
 
     def stop() -> None:
+        if listener is not None:
+            listener.stop()
         watcher.stop()
         ledger.close()
 
@@ -30,7 +43,7 @@ def create_app(settings: Settings | None = None, ledger: Cardledger | None = Non
         exception_handlers=EXCEPTION_HANDLERS,
         request_max_body_size=settings.max_body_bytes,
         openapi_config=OpenAPIConfig(title="cardledger", version=API_VERSION),
-        on_startup=[watcher.start],
+        on_startup=[start],
         on_shutdown=[stop],
         state=State({"ledger": ledger}),
     )

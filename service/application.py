@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import secrets
 import threading
@@ -30,13 +31,24 @@ from projections.lobby import LOBBY_TOPICS, Lobby, LobbyEntry
 from projections.replay import Frame, frames
 from projections.scoreboard import Scoreboard, scoreboard
 from projections.views import View, view
+from service import tickets
 from service.auth import ADMIN, Principal, is_admin_token, new_token, token_hash
 from service.bundle import FORMAT as BUNDLE_FORMAT
 from service.bundle import Bundle
 from service.errors import ApiError, not_found, unauthorized
-from service.records import CommandReceipt, PlayerRegistered, Record, player_id_for, receipt_id_for
+from service.live import Wakeup
+from service.records import (
+    TICKET_KEY_ID,
+    CommandReceipt,
+    PlayerRegistered,
+    Record,
+    TicketKey,
+    player_id_for,
+    receipt_id_for,
+)
 from service.settings import Settings
 from service.store import Store
+from service.tickets import StreamTicket
 
 MAX_ATTEMPTS = 8
 LOBBY_BATCH = 500
@@ -107,6 +119,8 @@ class Cardledger:
         self._players: dict[str, Principal] = {}
         self._lobby = Lobby()
         self._lobby_lock = threading.Lock()
+        self.changes = Wakeup()
+        self._ticket_key: bytes | None = None
 
     def close(self) -> None:
         self.store.close()
@@ -135,6 +149,29 @@ class Cardledger:
         principal = Principal(player_id=str(record.id), name=record.payload.name)
         self._players[digest] = principal
         return principal
+
+    # --- live streams ----------------------------------------------------------------------------
+
+    def stream_ticket(self, principal: Principal, game_id: UUID) -> StreamTicket:
+        self.load(game_id)
+        holder = principal.player_id or "admin"
+        return tickets.issue(self._tickets_key(), holder, str(game_id), self.clock())
+
+    def ticket_holder(self, ticket: str, game_id: UUID) -> Principal:
+        holder = tickets.redeem(self._tickets_key(), ticket, str(game_id), self.clock())
+        return ADMIN if holder == "admin" else Principal(player_id=holder, name="")
+
+    def _tickets_key(self) -> bytes:
+        """The signing key every process shares, created by whichever process needs it first."""
+        if self._ticket_key is None:
+            record = self._get(TICKET_KEY_ID, Record)
+            if record is None:
+                secret = TicketKey(secret=secrets.token_hex(32))
+                with contextlib.suppress(IntegrityError):  # another process made it first
+                    self.store.save(Record.new(TICKET_KEY_ID, secret, self.clock()))
+                record = self._get(TICKET_KEY_ID, Record)
+            self._ticket_key = bytes.fromhex(record.payload.secret)
+        return self._ticket_key
 
     # --- games: writes -------------------------------------------------------------------------
 
@@ -308,6 +345,7 @@ class Cardledger:
             receipt_id = receipt_id_for(actor_id, scope, idempotency.key)
             records.append(Record.new(receipt_id, receipt, self.clock()))
         self.store.save(*records)
+        self.changes.notify()
 
     def _replay(self, actor_id: str, scope: str, idempotency: Idempotency) -> CommandResult | None:
         """The original answer to a request already carried out with this Idempotency-Key."""

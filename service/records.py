@@ -37,9 +37,6 @@ class CommandReceipt(RecordPayload, frozen=True, tag="CommandReceipt"):
     chain_head: str
 
 
-RECORD_TYPES: tuple[type[RecordPayload], ...] = (PlayerRegistered, CommandReceipt)
-
-
 def record_topic(payload_type: type[RecordPayload]) -> str:
     return f"cardledger:{payload_type.__struct_config__.tag}:v{payload_type.SCHEMA_VERSION}"
 
@@ -82,3 +79,14 @@ def player_id_for(token_hash: str) -> UUID:
 
 def receipt_id_for(player_id: str, scope: str, key: str) -> UUID:
     return uuid5(RECORD_NAMESPACE, f"receipt:{player_id}:{scope}:{key}")
+
+
+class TicketKey(RecordPayload, frozen=True, tag="TicketKey"):
+    """The key that signs stream tickets, shared by every process through the store."""
+
+    secret: str
+
+
+TICKET_KEY_ID = uuid5(RECORD_NAMESPACE, "stream-ticket-key")
+
+RECORD_TYPES: tuple[type[RecordPayload], ...] = (PlayerRegistered, CommandReceipt, TicketKey)

@@ -6,8 +6,10 @@ from typing import Annotated, Any
 from uuid import UUID
 
 from litestar import Controller, Request, get, post
+from litestar.concurrency import sync_to_thread
 from litestar.datastructures import State
 from litestar.params import FromPath, HeaderParameter, QueryParameter, RawBody
+from litestar.response import ServerSentEvent
 
 from projections.audit import AuditReport
 from projections.lobby import LobbyEntry
@@ -35,6 +37,8 @@ from service.application import (
 from service.auth import Principal, bearer_token
 from service.bundle import Bundle
 from service.errors import ApiError, unauthorized
+from service.streams import game_stream
+from service.tickets import StreamTicket
 
 IdempotencyKey = Annotated[str | None, HeaderParameter(name="Idempotency-Key", required=False)]
 IfMatch = Annotated[str | None, HeaderParameter(name="If-Match", required=False)]
@@ -57,6 +61,10 @@ def caller(
             raise unauthorized()
         return None
     return ledger(state).authenticate(token)
+
+
+def optional_caller(request: Request[Any, Any, Any], state: State) -> Principal | None:
+    return caller(request, state, required=False)
 
 
 def player(request: Request[Any, Any, Any], state: State) -> Principal:
@@ -243,6 +251,44 @@ class GameController(Controller):
     )
     def scoreboard(self, state: State, game_id: FromPath[UUID]) -> Scoreboard:
         return ledger(state).scoreboard(game_id)
+
+    @post(
+        "/{game_id:uuid}/stream-ticket",
+        operation_id="issueStreamTicket",
+        summary="A one-minute, read-only ticket that opens this game's stream in a browser",
+        status_code=201,
+        sync_to_thread=True,
+    )
+    def stream_ticket(
+        self, request: Request[Any, Any, Any], state: State, game_id: FromPath[UUID]
+    ) -> StreamTicket:
+        return ledger(state).stream_ticket(player(request, state), game_id)
+
+    @get(
+        "/{game_id:uuid}/stream",
+        operation_id="streamGame",
+        summary="Server-Sent Events: your view of each new event, live; resumable",
+    )
+    async def stream(
+        self,
+        request: Request[Any, Any, Any],
+        state: State,
+        game_id: FromPath[UUID],
+        ticket: Annotated[str | None, QueryParameter(required=False)] = None,
+        after: Annotated[int | None, QueryParameter(required=False, ge=0)] = None,
+        last_event_id: Annotated[
+            str | None, HeaderParameter(name="Last-Event-ID", required=False)
+        ] = None,
+    ) -> ServerSentEvent:
+        app = ledger(state)
+        who: Principal | None
+        if ticket is not None:
+            who = await sync_to_thread(app.ticket_holder, ticket, game_id)
+        else:
+            who = await sync_to_thread(optional_caller, request, state)
+        await sync_to_thread(app.load, game_id)
+        resume = int(last_event_id) if last_event_id and last_event_id.isdigit() else after or 0
+        return ServerSentEvent(game_stream(app, who, game_id, resume))
 
     @get(
         "/{game_id:uuid}/replay",

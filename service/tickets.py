@@ -1,0 +1,55 @@
+"""Stream tickets: short-lived, read-only, for one player and one game.
+
+Browsers cannot send headers on EventSource, and bearer tokens never go in URLs; a ticket can, as
+it only opens one game's stream for a minute. Format: base64url(player|game|expiry) "." HMAC.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+from datetime import datetime, timedelta
+
+import msgspec
+
+from service.errors import ApiError
+
+TICKET_LIFETIME = timedelta(seconds=60)
+
+
+class StreamTicket(msgspec.Struct, frozen=True, kw_only=True):
+    ticket: str
+    expires_at: datetime
+
+
+def _b64(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+
+def _unb64(text: str) -> bytes:
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
+def issue(key: bytes, player_id: str, game_id: str, now: datetime) -> StreamTicket:
+    expires = now + TICKET_LIFETIME
+    body = f"{player_id}|{game_id}|{int(expires.timestamp())}".encode()
+    mac = hmac.new(key, body, hashlib.sha256).digest()[:16]
+    return StreamTicket(ticket=f"{_b64(body)}.{_b64(mac)}", expires_at=expires)
+
+
+def redeem(key: bytes, ticket: str, game_id: str, now: datetime) -> str:
+    """The player id a ticket was issued to, if it is genuine, unexpired and for this game."""
+    refused = ApiError(401, "invalid_ticket", "the stream ticket is invalid or has expired")
+    try:
+        body_text, mac_text = ticket.split(".")
+        body, mac = _unb64(body_text), _unb64(mac_text)
+        player_id, ticket_game, expires = body.decode().split("|")
+    except (ValueError, UnicodeDecodeError):
+        raise refused from None
+    expected = hmac.new(key, body, hashlib.sha256).digest()[:16]
+    if not hmac.compare_digest(mac, expected) or ticket_game != game_id:
+        raise refused
+    if now.timestamp() >= int(expires):
+        raise refused
+    return player_id
