@@ -203,5 +203,9 @@ class HeartbeatGame(GameAggregate, variant_id="heartbeat"):
     TOPIC = "cardledger:heartbeat:game"
 
 
+class CancellationHeartsGame(GameAggregate, variant_id="cancellation-hearts"):
+    TOPIC = "cardledger:cancellation-hearts:game"
+
+
 class OneUpOneDownGame(GameAggregate, variant_id="one-up-one-down"):
     TOPIC = "cardledger:one-up-one-down:game"

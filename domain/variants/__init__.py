@@ -6,6 +6,7 @@ from typing import Any
 
 from domain.errors import invalid
 from domain.variant import Variant
+from domain.variants.cancellation_hearts import CancellationHearts
 from domain.variants.heartbeat import Heartbeat
 from domain.variants.one_up_one_down import OneUpOneDown
 from domain.variants.open_hand import OpenHand
@@ -15,6 +16,7 @@ VARIANTS: dict[str, Variant[Any, Any]] = {
     for variant in (
         OpenHand(),
         Heartbeat(),
+        CancellationHearts(),
         OneUpOneDown(),
     )
 }

@@ -1,0 +1,519 @@
+"""Cancellation Hearts (RULES.md §4): hearts for 6–11 players with two decks; twins cancel.
+
+Decisions that the rules text leaves to us (documented in the module's tests too):
+
+- A seat that left is skipped everywhere. Each hand is dealt to the seats still at the table
+  (``floor(104/m)`` each, the kitty ``104 mod m``); a seat that left gets no cards.
+- Passing happens among the seats still at the table: each passes to the next such seat to the
+  left (odd hands) or right (even hands). A seat leaving before delivery takes no part: a pass it
+  had committed goes back to its hand, and whoever would have received from it receives from the
+  next seat still at the table instead, so every passer still receives exactly three cards.
+- A card on the table stays in its trick when its player leaves; a seat that left can still win
+  that trick (and its points), but leads nothing: the lead passes to the next seat at the table.
+- A shooter who leaves before choosing gets ``subtract``.
+- When fewer than two seats remain at the table the match ends at once with the totals so far
+  (the current hand is not scored). Winners are chosen among the seats still at the table, so
+  leaving never wins.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar
+
+import msgspec
+
+from domain.cards import SUIT_SYMBOLS, check_card_code, describe, holds, without
+from domain.commands import Command, PlayCard
+from domain.errors import RuleViolation, invalid
+from domain.events import CardPlayed, Event, HandDealt, PlayerLeft
+from domain.perspective import Perspective
+from domain.turns import Play, left_of
+from domain.variant import Outcome, ScoreRow, Turn, Variant
+from domain.variants.cancellation_hearts.model import (
+    CancellationHeartsOptions,
+    CancellationHeartsTable,
+    CancellationHeartsView,
+    CardsPassed,
+    ChooseMoon,
+    MoonShot,
+    PassCards,
+    PassesDelivered,
+    PenaltiesScored,
+    TrickResolved,
+    TrickSummary,
+)
+from domain.variants.cancellation_hearts.rules import (
+    DECK,
+    DECK_SIZE,
+    QUEEN,
+    SUIT_OF,
+    breaks_hearts,
+    follows,
+    hand_points,
+    leads,
+    moon_shooter,
+    pass_choices,
+    points,
+    resolve,
+    sort_hand,
+)
+
+PASS_SIZE = 3
+Table = CancellationHeartsTable
+_replace = msgspec.structs.replace
+
+
+def pass_direction(hand: int) -> str:
+    """Hand 1 passes left, hand 2 right, and so on."""
+    return "left" if hand % 2 == 1 else "right"
+
+
+def pass_targets(left: Sequence[bool], direction: str) -> tuple[int | None, ...]:
+    """``targets[s]``: the seat that receives seat s's pass (None for a seat that left)."""
+    count = len(left)
+    step = 1 if direction == "left" else -1
+    targets: list[int | None] = []
+    for seat in range(count):
+        target = None
+        if not left[seat]:
+            target = next(
+                (seat + step * k) % count
+                for k in range(1, count + 1)
+                if not left[(seat + step * k) % count]
+            )
+        targets.append(target)
+    return tuple(targets)
+
+
+class CancellationHearts(Variant[CancellationHeartsTable, CancellationHeartsOptions]):
+    id: ClassVar[str] = "cancellation-hearts"
+    name: ClassVar[str] = "Cancellation Hearts"
+    min_seats: ClassVar[int] = 6
+    max_seats: ClassVar[int] = 11
+    options_type: ClassVar[type[msgspec.Struct]] = CancellationHeartsOptions
+    commands: ClassVar[tuple[type[Command], ...]] = (PassCards, PlayCard, ChooseMoon)
+    events: ClassVar[tuple[type[Event], ...]] = (
+        HandDealt,
+        CardsPassed,
+        PassesDelivered,
+        CardPlayed,
+        TrickResolved,
+        MoonShot,
+        PenaltiesScored,
+        PlayerLeft,
+    )
+    lower_score_wins: ClassVar[bool] = True
+
+    # --- lifecycle ------------------------------------------------------------------------------
+
+    def setup(self, options: CancellationHeartsOptions, seat_count: int) -> Table:
+        return CancellationHeartsTable(
+            options=options,
+            seat_count=seat_count,
+            left=(False,) * seat_count,
+            totals=(0,) * seat_count,
+        )
+
+    def start(self, table: Table, turn: Turn) -> list[Event]:
+        return [self._deal(table, 1, turn)]
+
+    def _deal(self, table: Table, hand: int, turn: Turn) -> HandDealt:
+        seated = table.seated()
+        each = DECK_SIZE // len(seated)
+        deck = turn.stream().shuffle(f"deal/{hand}", DECK)
+        hands: list[tuple[str, ...]] = [()] * table.seat_count
+        for index, seat in enumerate(seated):
+            hands[seat] = sort_hand(deck[index * each : (index + 1) * each])
+        return HandDealt(
+            hand=hand,
+            dealer=(hand - 1) % table.seat_count,
+            hands=tuple(turn.seal(seat, cards) for seat, cards in enumerate(hands)),
+            rest=turn.seal(None, deck[len(seated) * each :]),
+        )
+
+    def decide(self, table: Table, seat: int, command: Command, turn: Turn) -> list[Event]:
+        if isinstance(command, PassCards):
+            return self._pass(table, seat, command, turn)
+        if isinstance(command, PlayCard):
+            return self._play(table, seat, command, turn)
+        assert isinstance(command, ChooseMoon)
+        if table.phase != "moon" or table.moon_seat != seat:
+            raise RuleViolation("no_moon_choice", "you have no moon to choose a score for")
+        return self._scored(table, command.choice, turn)
+
+    def after_leave(self, table: Table, seat: int, turn: Turn) -> list[Event]:
+        if len(table.seated()) < 2:
+            return []  # the match is over (see outcome)
+        if table.phase == "passing":
+            return self._deliver_if_ready(table, turn)
+        if table.phase == "moon" and table.moon_seat == seat:
+            return self._scored(table, "subtract", turn)
+        if table.phase == "playing":
+            return self._settle(table, turn)
+        return []
+
+    # --- passing --------------------------------------------------------------------------------
+
+    def _pass(self, table: Table, seat: int, command: PassCards, turn: Turn) -> list[Event]:
+        if table.phase != "passing":
+            raise RuleViolation("not_passing", "cards are passed only before the first trick")
+        if table.passes[seat] is not None:
+            raise RuleViolation("already_passed", "you have already passed your cards")
+        if len(command.cards) != PASS_SIZE:
+            raise invalid("wrong_pass_size", f"pass exactly {PASS_SIZE} cards")
+        for card in command.cards:
+            check_card_code(card)
+        if not holds(table.hands[seat], command.cards):
+            raise RuleViolation(
+                "card_not_in_hand", "you do not hold every card of that pass (count duplicates)"
+            )
+        passed = CardsPassed(
+            hand=table.hand_number, seat=seat, cards=turn.seal(seat, tuple(command.cards))
+        )
+        return [passed, *self._deliver_if_ready(self.evolve(table, passed), turn)]
+
+    def _deliver_if_ready(self, table: Table, turn: Turn) -> list[Event]:
+        seated = table.seated()
+        if any(table.passes[seat] is None for seat in seated):
+            return []
+        direction = pass_direction(table.hand_number)
+        targets = pass_targets(table.left, direction)
+        senders: list[int | None] = [None] * table.seat_count
+        for passer, target in enumerate(targets):
+            if target is not None:
+                senders[target] = passer
+        received = []
+        for seat, sender in enumerate(senders):
+            cards = table.passes[sender] if sender is not None else None
+            received.append(turn.seal(seat, cards or ()))
+        delivered = PassesDelivered(
+            hand=table.hand_number,
+            direction=direction,
+            senders=tuple(senders),
+            received=tuple(received),
+        )
+        return [delivered]
+
+    # --- play -----------------------------------------------------------------------------------
+
+    def _play(self, table: Table, seat: int, command: PlayCard, turn: Turn) -> list[Event]:
+        card = check_card_code(command.card)
+        if table.phase == "passing":
+            raise RuleViolation("passing_not_done", "every player passes 3 cards before play")
+        if table.phase == "moon":
+            raise RuleViolation("moon_choice_pending", "the moon's score is being chosen")
+        if table.awaited() != seat:
+            raise RuleViolation("not_your_turn", "it is not your turn to play")
+        hand = table.hands[seat]
+        if card not in hand:
+            raise RuleViolation("card_not_in_hand", f"{card} is not in your hand")
+        self._check_allowed(table, hand, card)
+        played = CardPlayed(seat=seat, card=card)
+        return [played, *self._settle(self.evolve(table, played), turn)]
+
+    def _allowed(self, table: Table, hand: tuple[str, ...]) -> tuple[str, ...]:
+        if table.plays:
+            return follows(hand, SUIT_OF[table.plays[0].card])
+        return leads(hand, first_trick=table.tricks == 0, broken=table.broken)
+
+    def _check_allowed(self, table: Table, hand: tuple[str, ...], card: str) -> None:
+        if card in self._allowed(table, hand):
+            return
+        if table.plays:
+            led = SUIT_OF[table.plays[0].card]
+            raise RuleViolation(
+                "must_follow_suit", f"you hold {SUIT_SYMBOLS[led]}: follow the suit led"
+            )
+        if table.tricks == 0:
+            raise RuleViolation(
+                "first_lead_restricted",
+                f"the first lead may not be a heart or {describe(QUEEN)} while you hold another"
+                " card",
+            )
+        raise RuleViolation(
+            "hearts_not_broken", "hearts may not be led until a heart or Q♠ has been played"
+        )
+
+    def _settle(self, table: Table, turn: Turn) -> list[Event]:
+        """Resolve a complete trick and, after the last one, score the hand."""
+        events: list[Event] = []
+        if table.plays and table.awaited() is None:
+            resolved = self._resolve(table, turn)
+            events.append(resolved)
+            table = self.evolve(table, resolved)
+        if not table.plays and table.out_of_cards():
+            events += self._score(table, turn)
+        return events
+
+    def _resolve(self, table: Table, turn: Turn) -> TrickResolved:
+        cards = tuple(play.card for play in table.plays)
+        cancelled, best = resolve(cards)
+        resolved = TrickResolved(
+            hand=table.hand_number,
+            trick=table.tricks + 1,
+            leader=table.plays[0].seat,
+            cards=cards,
+            cancelled=cancelled,
+            winner=None,
+        )
+        pile = table.carry + cards
+        last = table.out_of_cards()
+        if best is None:
+            if last:
+                return _replace(resolved, discarded=pile, last=True)
+            return _replace(resolved, carried=pile)
+        winner = table.plays[best].seat
+        kitty = turn.seal(winner, table.kitty) if table.kitty else None
+        return _replace(
+            resolved, winner=winner, collected=pile, kitty=kitty, points=points(pile), last=last
+        )
+
+    # --- scoring --------------------------------------------------------------------------------
+
+    def _taken(self, table: Table) -> list[int]:
+        taken = list(table.trick_points)
+        if table.kitty_taker is not None:
+            taken[table.kitty_taker] += points(table.kitty_taken)
+        return taken
+
+    def _score(self, table: Table, turn: Turn) -> list[Event]:
+        shooter = moon_shooter(self._taken(table))
+        if shooter is not None and table.options.moon == "choose":
+            if table.at_table(shooter):
+                return [MoonShot(hand=table.hand_number, seat=shooter)]
+            return self._scored(table, "subtract", turn)
+        return self._scored(table, table.options.moon, turn)
+
+    def _scored(self, table: Table, choice: str, turn: Turn) -> list[Event]:
+        taken = self._taken(table)
+        shooter = moon_shooter(taken)
+        moon_choice = choice if shooter is not None else None
+        added = hand_points(taken, shooter, moon_choice, table.options.moon_points)
+        totals = tuple(total + got for total, got in zip(table.totals, added, strict=True))
+        scored = PenaltiesScored(
+            hand=table.hand_number,
+            taken=tuple(taken),
+            moon=shooter,
+            moon_choice=moon_choice,
+            points=added,
+            totals=totals,
+        )
+        if max(totals) >= table.options.target:
+            return [scored]
+        return [scored, self._deal(self.evolve(table, scored), table.hand_number + 1, turn)]
+
+    # --- state ----------------------------------------------------------------------------------
+
+    def evolve(self, table: Table, event: Event) -> Table:
+        match event:
+            case CardPlayed():
+                return self._played(table, event)
+            case TrickResolved():
+                return self._trick_resolved(table, event)
+            case CardsPassed():
+                return self._passed(table, event)
+            case PassesDelivered():
+                received = tuple(secret.unwrap() for secret in event.received)
+                dealt = tuple(
+                    sort_hand(hand + got) if got else hand
+                    for hand, got in zip(table.hands, received, strict=True)
+                )
+                return _replace(
+                    table,
+                    hands=dealt,
+                    received=received,
+                    passes=(None,) * table.seat_count,
+                    phase="playing",
+                )
+            case HandDealt():
+                return self._dealt(table, event)
+            case MoonShot():
+                return _replace(table, phase="moon", moon_seat=event.seat)
+            case PenaltiesScored():
+                row = ScoreRow(label=f"hand {event.hand}", points=event.points)
+                over = max(event.totals) >= table.options.target
+                return _replace(
+                    table,
+                    totals=event.totals,
+                    rows=(*table.rows, row),
+                    phase="over" if over else "scored",
+                    moon_seat=None,
+                )
+            case PlayerLeft():
+                return self._player_left(table, event.seat)
+        return table
+
+    def _dealt(self, table: Table, event: HandDealt) -> Table:
+        count = table.seat_count
+        return _replace(
+            table,
+            phase="passing",
+            hand_number=event.hand,
+            dealer=event.dealer,
+            hands=tuple(secret.unwrap() for secret in event.hands),
+            passes=(None,) * count,
+            received=((),) * count,
+            kitty=event.rest.unwrap(),
+            kitty_taker=None,
+            kitty_taken=(),
+            leader=left_of(event.dealer, count),
+            plays=(),
+            tricks=0,
+            carry=(),
+            broken=False,
+            trick_points=(0,) * count,
+            last_trick=None,
+            moon_seat=None,
+        )
+
+    def _passed(self, table: Table, event: CardsPassed) -> Table:
+        hands = list(table.hands)
+        passes = list(table.passes)
+        cards = event.cards.unwrap()
+        hands[event.seat] = without(hands[event.seat], cards)
+        passes[event.seat] = cards
+        return _replace(table, hands=tuple(hands), passes=tuple(passes))
+
+    def _played(self, table: Table, event: CardPlayed) -> Table:
+        hands = list(table.hands)
+        hands[event.seat] = without(hands[event.seat], (event.card,))
+        return _replace(
+            table,
+            hands=tuple(hands),
+            plays=(*table.plays, Play(seat=event.seat, card=event.card)),
+            broken=table.broken or breaks_hearts(event.card),
+        )
+
+    def _trick_resolved(self, table: Table, event: TrickResolved) -> Table:
+        summary = TrickSummary(
+            trick=event.trick,
+            leader=event.leader,
+            plays=table.plays,
+            cancelled=event.cancelled,
+            winner=event.winner,
+            points=event.points,
+        )
+        if event.winner is None:
+            return _replace(
+                table,
+                plays=(),
+                tricks=event.trick,
+                carry=event.carried,
+                leader=event.leader,
+                last_trick=summary,
+            )
+        trick_points = list(table.trick_points)
+        trick_points[event.winner] += event.points
+        changes: dict[str, object] = {}
+        if event.kitty is not None:
+            changes = {
+                "kitty": (),
+                "kitty_taker": event.winner,
+                "kitty_taken": event.kitty.unwrap(),
+            }
+        return _replace(
+            table,
+            plays=(),
+            tricks=event.trick,
+            carry=(),
+            leader=event.winner,
+            trick_points=tuple(trick_points),
+            last_trick=summary,
+            **changes,
+        )
+
+    def _player_left(self, table: Table, seat: int) -> Table:
+        left = list(table.left)
+        left[seat] = True
+        table = _replace(table, left=tuple(left))
+        pending = table.passes[seat] if table.phase == "passing" else None
+        if pending is None:
+            return table
+        hands = list(table.hands)
+        hands[seat] = sort_hand(hands[seat] + pending)
+        passes = list(table.passes)
+        passes[seat] = None
+        return _replace(table, hands=tuple(hands), passes=tuple(passes))
+
+    # --- queries --------------------------------------------------------------------------------
+
+    def legal_commands(self, table: Table, seat: int) -> list[Command]:
+        if table.left[seat]:
+            return []
+        if table.phase == "passing":
+            if table.passes[seat] is not None:
+                return []
+            return [PassCards(cards=cards) for cards in pass_choices(table.hands[seat])]
+        if table.phase == "moon":
+            if table.moon_seat != seat:
+                return []
+            return [ChooseMoon(choice="subtract"), ChooseMoon(choice="add")]
+        if table.awaited() != seat:
+            return []
+        allowed = dict.fromkeys(self._allowed(table, table.hands[seat]))
+        return [PlayCard(card=card) for card in allowed]
+
+    def to_act(self, table: Table) -> tuple[int, ...]:
+        if table.phase == "passing":
+            return tuple(s for s in table.seated() if table.passes[s] is None)
+        if table.phase == "moon":
+            return () if table.moon_seat is None else (table.moon_seat,)
+        awaited = table.awaited()
+        return () if awaited is None else (awaited,)
+
+    def hand(self, table: Table, seat: int) -> tuple[str, ...]:
+        return table.hands[seat] if table.hands else ()
+
+    def hand_sizes(self, table: Table) -> tuple[int, ...]:
+        if not table.hands:
+            return (0,) * table.seat_count
+        return tuple(len(hand) for hand in table.hands)
+
+    def scores(self, table: Table) -> tuple[int, ...]:
+        return table.totals
+
+    def score_rows(self, table: Table) -> Sequence[ScoreRow]:
+        return table.rows
+
+    def outcome(self, table: Table) -> Outcome | None:
+        if table.phase == "waiting":
+            return None
+        seated = table.seated()
+        if table.phase != "over" and len(seated) >= 2:
+            return None
+        if not seated:
+            return Outcome(scores=table.totals, winners=())
+        best = min(table.totals[seat] for seat in seated)
+        winners = tuple(seat for seat in seated if table.totals[seat] == best)
+        return Outcome(scores=table.totals, winners=winners)
+
+    def public_table(self, table: Table, perspective: Perspective) -> msgspec.Struct:
+        own = perspective.seat
+        passing = table.phase == "passing"
+        my_pass = table.passes[own] if own is not None and passing else None
+        received = table.received[own] if own is not None and table.received else None
+        kitty = None
+        if table.kitty_taker is not None and perspective.sees(table.kitty_taker):
+            kitty = table.kitty_taken
+        return CancellationHeartsView(
+            options=table.options,
+            hand_number=table.hand_number,
+            dealer=table.dealer,
+            phase=table.phase,
+            pass_direction=pass_direction(table.hand_number) if passing else None,
+            passed=tuple(p is not None for p in table.passes) if passing else (),
+            my_pass=my_pass,
+            received=received,
+            leader=table.current_leader() if table.phase == "playing" else None,
+            trick=table.plays,
+            last_trick=table.last_trick,
+            tricks_played=table.tricks,
+            carry=table.carry,
+            kitty_size=len(table.kitty),
+            kitty_taker=table.kitty_taker,
+            kitty=kitty,
+            hearts_broken=table.broken,
+            trick_points=table.trick_points or (0,) * table.seat_count,
+            moon_seat=table.moon_seat,
+        )
