@@ -44,5 +44,8 @@ pytest: $(INSTALLED) ## the test suite (PostgreSQL tests run when the server ans
 openapi: $(INSTALLED) ## regenerate openapi/openapi.json from the app
 	$(VENV)/bin/cardledger openapi --output openapi/openapi.json
 
+bench: $(INSTALLED) ## benchmarks, printed as ratios to a baseline measured in the same run
+	$(VENV)/bin/cardledger bench
+
 clean: ## remove the virtualenv, local data and caches
 	rm -rf $(VENV) var .pytest_cache .mypy_cache .ruff_cache .hypothesis test-artifacts

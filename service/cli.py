@@ -9,6 +9,7 @@ from pathlib import Path
 import uvicorn
 
 from projections.audit import audit
+from service import bench
 from service.app import create_app
 from service.bundle import BundleError, read_bundle
 from service.openapi import openapi_json
@@ -88,6 +89,10 @@ def build_parser() -> argparse.ArgumentParser:
         help="a chain_head a command response gave you at VERSION (repeatable)",
     )
     verify_cmd.set_defaults(run=verify)
+
+    bench_cmd = commands.add_parser("bench", help="print the benchmark table")
+    bench_cmd.add_argument("--repeats", type=int, default=5)
+    bench_cmd.set_defaults(run=lambda args: bench.main(args.repeats))
     return parser
 
 
