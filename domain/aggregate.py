@@ -209,3 +209,7 @@ class CancellationHeartsGame(GameAggregate, variant_id="cancellation-hearts"):
 
 class OneUpOneDownGame(GameAggregate, variant_id="one-up-one-down"):
     TOPIC = "cardledger:one-up-one-down:game"
+
+
+class DoubleHeartbeatGame(GameAggregate, variant_id="double-heartbeat"):
+    TOPIC = "cardledger:double-heartbeat:game"

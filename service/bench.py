@@ -24,6 +24,7 @@ from domain.fairness import RandomStream
 from domain.perspective import Perspective
 from domain.variant import Turn
 from domain.variants import VARIANTS
+from domain.variants.double_heartbeat.choices import representatives
 from projections.replay import frames
 from service.application import Cardledger
 from service.auth import Principal
@@ -137,6 +138,24 @@ def commands_through_the_store(count: int) -> Callable[[], None]:
     return run
 
 
+def worst_hands() -> dict[str, tuple[str, ...]]:
+    """The 36-card Double Heartbeat hands with the most distinct legal combinations found."""
+    ranks = ("3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2")
+    return {
+        "3 of each of 12 ranks": tuple(r + s for r in ranks[:12] for s in "SHD"),
+        "two full suits and ten diamonds": tuple(
+            [r + "S" for r in ranks] + [r + "H" for r in ranks] + [r + "D" for r in ranks[:10]]
+        ),
+    }
+
+
+def listing(hand: tuple[str, ...]) -> Callable[[], None]:
+    def run() -> None:
+        representatives(hand)
+
+    return run
+
+
 def measure(run: Callable[[], None], repeats: int) -> float:
     run()  # warm up
     times = []
@@ -163,6 +182,10 @@ def main(repeats: int = 5) -> int:
             repeats,
         ),
         ("store: 100 Open Hand commands on SQLite", commands_through_the_store(100), 3),
+    ]
+    cases += [
+        (f"double-heartbeat: legal commands, {name}", listing(hand), repeats * 4)
+        for name, hand in worst_hands().items()
     ]
     print(f"{'benchmark':<64} {'median':>10} {'× baseline':>11}")
     print(f"{'baseline: 5,000 HMAC-SHA256 blocks':<64} {base * 1000:>8.2f}ms {1.0:>11.1f}")

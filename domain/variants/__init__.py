@@ -7,6 +7,7 @@ from typing import Any
 from domain.errors import invalid
 from domain.variant import Variant
 from domain.variants.cancellation_hearts import CancellationHearts
+from domain.variants.double_heartbeat import DoubleHeartbeat
 from domain.variants.heartbeat import Heartbeat
 from domain.variants.one_up_one_down import OneUpOneDown
 from domain.variants.open_hand import OpenHand
@@ -18,6 +19,7 @@ VARIANTS: dict[str, Variant[Any, Any]] = {
         Heartbeat(),
         CancellationHearts(),
         OneUpOneDown(),
+        DoubleHeartbeat(),
     )
 }
 
