@@ -10,6 +10,7 @@ from service.application import Cardledger
 from service.live import PostgresListener
 from service.openapi import refine_openapi
 from service.problems import EXCEPTION_HANDLERS
+from service.read_models import ReadModelRunner
 from service.routes import GameController, MetaController, PlayerController
 from service.settings import Settings
 from service.timers import DeadlineWatcher
@@ -21,6 +22,7 @@ def create_app(settings: Settings | None = None, ledger: Cardledger | None = Non
     settings = settings or Settings.from_env()
     ledger = ledger or Cardledger(settings)
     watcher = DeadlineWatcher(ledger)
+    projector = ReadModelRunner(ledger.read_models) if settings.projector == "inline" else None
     listener = (
         PostgresListener(settings.database_url, ledger.store.recorder.channel_name, ledger.changes)  # type: ignore[attr-defined]
         if settings.database_url
@@ -29,10 +31,14 @@ def create_app(settings: Settings | None = None, ledger: Cardledger | None = Non
 
     def start() -> None:
         watcher.start()
+        if projector is not None:
+            projector.start()
         if listener is not None:
             listener.start()
 
     def stop() -> None:
+        if projector is not None:
+            projector.stop()
         if listener is not None:
             listener.stop()
         watcher.stop()

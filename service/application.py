@@ -5,7 +5,6 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import secrets
-import threading
 import unicodedata
 import uuid
 from collections.abc import Callable
@@ -27,9 +26,9 @@ from domain.perspective import FULL, Perspective
 from domain.variants import VARIANTS, variant_by_id
 from projections.audit import AuditReport, audit
 from projections.events import EventOut, event_out
-from projections.lobby import LOBBY_TOPICS, Lobby, LobbyEntry
+from projections.lobby import LeaderboardRow, LobbyEntry
 from projections.replay import Frame, frames
-from projections.scoreboard import Scoreboard, scoreboard
+from projections.scoreboard import Scoreboard
 from projections.views import View, view
 from service import tickets
 from service.auth import ADMIN, Principal, is_admin_token, new_token, token_hash
@@ -37,6 +36,7 @@ from service.bundle import FORMAT as BUNDLE_FORMAT
 from service.bundle import Bundle
 from service.errors import ApiError, not_found, unauthorized
 from service.live import Wakeup
+from service.read_models import ReadModels
 from service.records import (
     TICKET_KEY_ID,
     CommandReceipt,
@@ -51,7 +51,7 @@ from service.store import Store
 from service.tickets import StreamTicket
 
 MAX_ATTEMPTS = 8
-LOBBY_BATCH = 500
+LOBBY_LIMIT = 500
 MAX_NAME = 64
 MAX_IDEMPOTENCY_KEY = 128
 
@@ -68,6 +68,11 @@ class CommandResult(msgspec.Struct, frozen=True, kw_only=True):
     chain_head: str
     events: list[EventOut]
     view: View
+
+
+class Leaderboard(msgspec.Struct, frozen=True, kw_only=True):
+    variant: str
+    rows: list[LeaderboardRow]
 
 
 class EventPage(msgspec.Struct, frozen=True, kw_only=True):
@@ -117,8 +122,7 @@ class Cardledger:
         self.clock = clock
         self.store = Store(env=settings.store_env())
         self._players: dict[str, Principal] = {}
-        self._lobby = Lobby()
-        self._lobby_lock = threading.Lock()
+        self.read_models = ReadModels(self.store, self.load)
         self.changes = Wakeup()
         self._ticket_key: bytes | None = None
 
@@ -482,20 +486,33 @@ class Cardledger:
         return Perspective(seat=seat)
 
     def scoreboard(self, game_id: UUID) -> Scoreboard:
-        return scoreboard(self.load(game_id).state)
+        self._refresh_read_models()
+        board = self.read_models.scoreboard(game_id)
+        if board is None:
+            raise not_found("game")
+        return board
 
     def lobby(self, *, status: str | None, variant: str | None) -> list[LobbyEntry]:
         if variant is not None:
             variant_by_id(variant)
-        with self._lobby_lock:
-            while True:
-                batch = self.store.recorder.select_notifications(
-                    self._lobby.position, LOBBY_BATCH, topics=LOBBY_TOPICS, inclusive_of_start=False
-                )
-                self._lobby.apply_all((n.id, self._decode(n)) for n in batch)
-                if len(batch) < LOBBY_BATCH:
-                    break
-            return self._lobby.entries(status=status, variant=variant)
+        self._refresh_read_models()
+        return self.read_models.lobby(status=status, variant=variant, limit=LOBBY_LIMIT)
+
+    def leaderboard(self, variant: str | None) -> list[Leaderboard]:
+        chosen = [variant_by_id(variant)] if variant is not None else list(VARIANTS.values())
+        self._refresh_read_models()
+        return [
+            Leaderboard(
+                variant=rules.id,
+                rows=self.read_models.leaderboard(rules.id, lower_wins=rules.lower_score_wins),
+            )
+            for rules in chosen
+        ]
+
+    def _refresh_read_models(self) -> None:
+        """Read your writes: in-process runners catch up before answering."""
+        if self.settings.projector == "inline":
+            self.read_models.catch_up()
 
     def ready(self) -> bool:
         self.store.recorder.max_notification_id()

@@ -11,8 +11,10 @@ import uvicorn
 from projections.audit import audit
 from service import bench
 from service.app import create_app
+from service.application import Cardledger
 from service.bundle import BundleError, read_bundle
 from service.openapi import openapi_json
+from service.read_models import ReadModelRunner
 from service.settings import Settings
 
 
@@ -34,6 +36,24 @@ def openapi(args: argparse.Namespace) -> int:
         sys.stdout.buffer.write(document)
     else:
         Path(args.output).write_bytes(document)
+    return 0
+
+
+def project(args: argparse.Namespace) -> int:
+    """Run the read-model projector in this process (set CARDLEDGER_PROJECTOR=external for the
+    API processes so they leave it to this one)."""
+    ledger = Cardledger(Settings.from_env())
+    try:
+        if args.rebuild:
+            print(f"rebuilt from position 0: {ledger.read_models.rebuild()} notifications applied")
+        if args.once:
+            print(f"caught up: {ledger.read_models.catch_up()} notifications applied")
+            return 0
+        ReadModelRunner(ledger.read_models).run()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        ledger.close()
     return 0
 
 
@@ -78,6 +98,11 @@ def build_parser() -> argparse.ArgumentParser:
         "--output", default="openapi/openapi.json", help="a file, or - for stdout"
     )
     openapi_cmd.set_defaults(run=openapi)
+
+    project_cmd = commands.add_parser("project", help="run the read-model projector")
+    project_cmd.add_argument("--rebuild", action="store_true", help="start again from position 0")
+    project_cmd.add_argument("--once", action="store_true", help="catch up, then exit")
+    project_cmd.set_defaults(run=project)
 
     verify_cmd = commands.add_parser("verify", help="audit an exported bundle offline")
     verify_cmd.add_argument("bundle", help="the file GET /games/{id}/export returned")

@@ -29,6 +29,7 @@ from service.application import (
     CommandResult,
     EventPage,
     Idempotency,
+    Leaderboard,
     RegisteredPlayer,
     ReplayPage,
     request_digest,
@@ -359,6 +360,19 @@ class MetaController(Controller):
     @get("/variants", operation_id="listVariants", summary="Variants, player counts and options")
     async def variants(self) -> list[VariantInfo]:
         return [VariantInfo(**info) for info in variant_catalog()]
+
+    @get(
+        "/leaderboard",
+        operation_id="getLeaderboard",
+        summary="Players ranked per variant: games, wins, points",
+        sync_to_thread=True,
+    )
+    def leaderboard(
+        self,
+        state: State,
+        variant: Annotated[str | None, QueryParameter(required=False)] = None,
+    ) -> list[Leaderboard]:
+        return ledger(state).leaderboard(variant)
 
     @get("/health", operation_id="health", summary="Liveness")
     async def health(self) -> Health:

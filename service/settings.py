@@ -18,6 +18,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     sqlite_file: str = "cardledger.sqlite3"
     cached_games: int = 1000  # games kept in memory, fast-forwarded from the store on each read
     threads: int = 32  # worker threads for blocking store calls; sized with the connection pool
+    projector: str = "inline"  # "inline": read models follow the log in the API process
     in_memory: bool = False  # a private in-memory SQLite store (tools that never persist)
 
     @classmethod
@@ -27,6 +28,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             database_url=env.get("CARDLEDGER_DATABASE_URL") or None,
             data_dir=Path(env.get("CARDLEDGER_DATA_DIR") or "var"),
             admin_token=env.get("CARDLEDGER_ADMIN_TOKEN") or None,
+            projector=env.get("CARDLEDGER_PROJECTOR") or "inline",
         )
 
     def store_env(self) -> dict[str, str]:
