@@ -1,0 +1,141 @@
+"""No channel ever serves a seat a card it may not know, in any variant.
+
+What seat N may know at a step is worked out here, independently of the service's redaction:
+the full log (as the operator sees it) with every secret not owned by N removed, plus N's own
+hand. Everything served to N (its view, its event pages, its replay frames, the error bodies its
+commands get) must contain no other card; nor may what a spectator is served contain a card
+outside the log with every secret removed. Games are random and seeded; the failing seed is in
+the message.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from litestar.testing import TestClient
+
+from service.app import create_app
+from service.application import Cardledger
+from service.settings import Settings
+from tests.client import Api
+
+CARD = re.compile(r'"((?:10|[2-9JQKA])[SHDC]|BJ|RJ)"')
+GAMES = {
+    "open-hand": (4, {}),
+    "heartbeat": (3, {"pressure_seconds": 10}),
+    "one-up-one-down": (3, {"max_plays": 60, "challenge_seconds": 0}),
+    "cancellation-hearts": (6, {"target": 50}),
+    "double-heartbeat": (3, {"hands": 1}),
+}
+CHECKS_PER_GAME = 6
+
+
+@pytest.fixture
+def sqlite_api(tmp_path: Path) -> Iterator[Api]:
+    settings = Settings(data_dir=tmp_path, admin_token="leak-admin")
+    ledger = Cardledger(settings)
+    with TestClient(create_app(settings, ledger)) as client:
+        yield Api(client, ledger)
+
+
+def cards_in(text: str) -> set[str]:
+    return set(CARD.findall(text))
+
+
+def known_to(value: Any, seat: int | None) -> Any:
+    """A full event with every secret that ``seat`` does not own emptied (None: a spectator)."""
+    if isinstance(value, dict):
+        if set(value) == {"owner", "value", "salt"} and (seat is None or value["owner"] != seat):
+            return None
+        return {key: known_to(item, seat) for key, item in value.items()}
+    if isinstance(value, list):
+        return [known_to(item, seat) for item in value]
+    return value
+
+
+def replay_text(api: Api, game_id: str, perspective: str, headers: dict[str, str]) -> str:
+    texts, start = [], 1
+    while start is not None:
+        page = api.client.get(
+            f"/games/{game_id}/replay?perspective={perspective}&from={start}&limit=200",
+            headers=headers,
+        )
+        assert page.status_code == 200, page.text
+        texts.append(page.text)
+        start = page.json()["next_from"]
+    return "".join(texts)
+
+
+def probe_error(api: Api, game_id: str, seat: int, legal: list[dict[str, Any]], card: str) -> str:
+    """An illegal command naming somebody else's card: the refusal must not tell anything."""
+    template = next((c for c in legal if "card" in c or "cards" in c), None)
+    if template is None:
+        return ""
+    body = {**template, **({"card": card} if "card" in template else {"cards": [card]})}
+    response = api.command(game_id, seat, body)
+    return response.text if response.status_code >= 400 else ""
+
+
+def as_json(value: Any) -> str:
+    return json.dumps(value)
+
+
+def check_step(api: Api, game_id: str, seat: int, rng: random.Random) -> None:
+    full = api.events(game_id, headers=api.admin())
+    everything = cards_in(as_json(full))
+    mine = api.view(game_id, seat)
+    allowed = cards_in(as_json(known_to(full, seat))) | set(mine["hand"] or ())
+    hidden = sorted(everything - allowed)
+    served = api.client.get(f"/games/{game_id}/view", headers=api.auth(seat)).text
+    served += as_json(api.events(game_id, seat))
+    served += replay_text(api, game_id, f"seat:{seat}", api.auth(seat))
+    if hidden:
+        served += probe_error(api, game_id, seat, mine["legal_commands"], rng.choice(hidden))
+    leaked = cards_in(served) - allowed
+    assert not leaked, f"seat {seat} was served {sorted(leaked)}"
+    spectator = api.client.get(f"/games/{game_id}").text + as_json(api.events(game_id))
+    spectator += replay_text(api, game_id, "public", {})
+    leaked = cards_in(spectator) - cards_in(as_json(known_to(full, None)))
+    assert not leaked, f"a spectator was served {sorted(leaked)}"
+
+
+@pytest.mark.parametrize("variant", sorted(GAMES))
+def test_no_channel_leaks_a_card(sqlite_api: Api, variant: str) -> None:
+    api = sqlite_api
+    seats, options = GAMES[variant]
+    for seed in range(2):
+        rng = random.Random(f"{variant}/{seed}")
+        api.register(seats)
+        offset = len(api.tokens) - seats
+        api.tokens = api.tokens[offset:] + api.tokens[:offset]
+        response = api.client.post(
+            "/games",
+            json={"variant": variant, "seats": seats, "options": options},
+            headers=api.auth(0),
+        )
+        assert response.status_code == 201, response.text
+        game_id = response.json()["game_id"]
+        for seat in range(1, seats):
+            api.client.post(f"/games/{game_id}/join", headers=api.auth(seat))
+        steps = 0
+        try:
+            while (public := api.view(game_id))["status"] == "active" and steps < 2000:
+                seat = rng.choice(public["to_act"])
+                if rng.random() < 0.04 or steps < CHECKS_PER_GAME:
+                    check_step(api, game_id, rng.randrange(seats), rng)
+                legal = [
+                    c
+                    for c in api.view(game_id, seat)["legal_commands"]
+                    if c["type"] not in ("leave", "vote_cancel")
+                ]
+                if legal:
+                    api.command(game_id, seat, rng.choice(legal))
+                steps += 1
+        except AssertionError as error:
+            raise AssertionError(f"{variant} seed {seed}, step {steps}: {error}") from error
