@@ -3,11 +3,12 @@ PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
 INSTALLED := $(VENV)/.installed
+CHROMIUM ?= /usr/bin/chromium
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
 .DEFAULT_GOAL := help
-.PHONY: help install run test check lint format typecheck pytest openapi openapi-check bench clean
+.PHONY: help install run test check lint format typecheck pytest openapi bench browser clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | expand -t 18
@@ -38,7 +39,12 @@ format: $(INSTALLED) ## apply ruff's formatting and safe fixes
 typecheck: $(INSTALLED) ## mypy (strict on domain/)
 	$(VENV)/bin/mypy domain service projections
 
-pytest: $(INSTALLED) ## the test suite (PostgreSQL tests run when the server answers)
+$(CHROMIUM):
+	apt-get update -qq && apt-get install -y -qq chromium
+
+browser: $(CHROMIUM) ## Debian's chromium for the viewer's browser tests (never a downloaded build)
+
+pytest: $(INSTALLED) $(CHROMIUM) ## the test suite (PostgreSQL tests run when the server answers)
 	$(PY) -m pytest $(PYTEST_ARGS)
 
 openapi: $(INSTALLED) ## regenerate openapi/openapi.json from the app

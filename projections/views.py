@@ -28,6 +28,7 @@ class View(msgspec.Struct, frozen=True, kw_only=True):
     chain_head: str
     seat: int | None
     hand: tuple[str, ...] | None
+    hands: tuple[tuple[str, ...] | None, ...]  # every hand this perspective may see, else None
     hand_sizes: tuple[int, ...]
     to_act: tuple[int, ...]
     deadline: datetime | None
@@ -79,6 +80,10 @@ def view(state: GameState, *, version: int, chain_head: str, perspective: Perspe
         chain_head=chain_head,
         seat=seat,
         hand=rules.hand(table, seat) if started and seat is not None else None,
+        hands=tuple(
+            rules.hand(table, index) if started and (perspective.full or index == seat) else None
+            for index in range(state.seat_count)
+        ),
         hand_sizes=rules.hand_sizes(table) if started else (),
         to_act=rules.to_act(table) if state.status == "active" else (),
         deadline=rules.deadline(table) if state.status == "active" else None,

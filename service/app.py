@@ -9,6 +9,7 @@ from litestar.openapi import OpenAPIConfig
 from service.application import Cardledger
 from service.live import PostgresListener
 from service.openapi import refine_openapi
+from service.pages import PageController, static_files
 from service.problems import EXCEPTION_HANDLERS
 from service.read_models import ReadModelRunner
 from service.routes import GameController, MetaController, PlayerController
@@ -45,7 +46,13 @@ def create_app(settings: Settings | None = None, ledger: Cardledger | None = Non
         ledger.close()
 
     app = Litestar(
-        route_handlers=[PlayerController, GameController, MetaController],
+        route_handlers=[
+            PlayerController,
+            GameController,
+            MetaController,
+            PageController,
+            static_files,
+        ],
         exception_handlers=EXCEPTION_HANDLERS,
         request_max_body_size=settings.max_body_bytes,
         openapi_config=OpenAPIConfig(title="cardledger", version=API_VERSION),

@@ -1,0 +1,31 @@
+"""The replay viewer: plain HTML, CSS and JavaScript served by the app (no build step, no CDN)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from uuid import UUID
+
+from litestar import Controller, MediaType, Response, get
+from litestar.params import FromPath
+from litestar.static_files import create_static_files_router
+
+STATIC = Path(__file__).parent / "static"
+static_files = create_static_files_router(
+    path="/static", directories=[STATIC], include_in_schema=False
+)
+
+
+def page(name: str) -> Response[bytes]:
+    return Response((STATIC / name).read_bytes(), media_type=MediaType.HTML)
+
+
+class PageController(Controller):
+    include_in_schema = False
+
+    @get("/", sync_to_thread=False)
+    def lobby(self) -> Response[bytes]:
+        return page("index.html")
+
+    @get("/games/{game_id:uuid}/watch", sync_to_thread=False)
+    def watch(self, game_id: FromPath[UUID]) -> Response[bytes]:
+        return page("watch.html")

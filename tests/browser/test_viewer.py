@@ -1,0 +1,201 @@
+"""The replay viewer in headless Chromium (Debian's), against a real running server."""
+
+from __future__ import annotations
+
+import random
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, Page, expect, sync_playwright
+
+from service.settings import Settings
+from tests.servers import running_server
+
+pytestmark = pytest.mark.browser
+
+CHROMIUM = "/usr/bin/chromium"
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+GAMES = {
+    "open-hand": (4, {}),
+    "heartbeat": (3, {"pressure_seconds": 10}),
+    "one-up-one-down": (3, {"max_plays": 60, "challenge_seconds": 0}),
+    "cancellation-hearts": (6, {"target": 50}),
+    "double-heartbeat": (3, {"hands": 1}),
+}
+
+
+class Bot:
+    """Registered players that create, join and play games with random legal commands."""
+
+    def __init__(self, http: httpx.Client, seats: int) -> None:
+        self.http = http
+        names = [f"Bot {i}" for i in range(seats)]
+        self.tokens = [http.post("/players", json={"name": n}).json()["token"] for n in names]
+
+    def auth(self, seat: int) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self.tokens[seat]}"}
+
+    def start(self, variant: str, options: dict[str, Any]) -> str:
+        body = {"variant": variant, "seats": len(self.tokens), "options": options}
+        game_id = str(self.http.post("/games", json=body, headers=self.auth(0)).json()["game_id"])
+        for seat in range(1, len(self.tokens)):
+            self.http.post(f"/games/{game_id}/join", headers=self.auth(seat))
+        return game_id
+
+    def move(self, game_id: str, rng: random.Random) -> bool:
+        """One random legal command; False once the game is over."""
+        public = self.http.get(f"/games/{game_id}").json()
+        if public["status"] != "active":
+            return False
+        seat = rng.choice(public["to_act"])
+        legal = self.http.get(f"/games/{game_id}/view", headers=self.auth(seat)).json()[
+            "legal_commands"
+        ]
+        choices = [c for c in legal if c["type"] not in ("leave", "vote_cancel")]
+        if choices:
+            self.http.post(
+                f"/games/{game_id}/commands", json=rng.choice(choices), headers=self.auth(seat)
+            )
+        return True
+
+
+@pytest.fixture(scope="module")
+def site(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[tuple[str, dict[str, str], Bot, str]]:
+    """A server with one finished game of every variant and one Open Hand game in play."""
+    directory = tmp_path_factory.mktemp("viewer")
+    settings = Settings(data_dir=directory, admin_token="viewer-admin")
+    with (
+        running_server(settings, directory) as base,
+        httpx.Client(base_url=base, timeout=20) as http,
+    ):
+        finished = {}
+        rng = random.Random(8)
+        for variant, (seats, options) in GAMES.items():
+            bot = Bot(http, seats)
+            game_id = bot.start(variant, options)
+            while bot.move(game_id, rng):
+                pass
+            finished[variant] = game_id
+        player = Bot(http, 3)
+        active = player.start("open-hand", {})
+        yield base, finished, player, active
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing: `make browser` installs Debian's chromium")
+    args = [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+    ]
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=args)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def page(browser: Browser) -> Iterator[Page]:
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    yield context.new_page()
+    context.close()
+
+
+def test_the_lobby_lists_games_by_status(site, page: Page) -> None:
+    base, finished, _, active = site
+    page.goto(f"{base}/")
+    for game_id in finished.values():
+        expect(page.locator(f"#finished tr[data-game-id='{game_id}']")).to_be_visible()
+    expect(page.locator(f"#active tr[data-game-id='{active}']")).to_contain_text("watch live")
+    expect(page.locator("#leaderboard h3").first).to_be_visible()
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "lobby.png"), full_page=True)
+
+
+@pytest.mark.parametrize("variant", sorted(GAMES))
+def test_a_finished_game_steps_to_the_scoreboard(site, page: Page, variant: str) -> None:
+    base, finished, _, _ = site
+    game_id = finished[variant]
+    board = httpx.get(f"{base}/games/{game_id}/scoreboard").json()
+    head = httpx.get(f"{base}/games/{game_id}").json()["version"]
+    page.goto(f"{base}/games/{game_id}/watch")
+    expect(page.locator("#head")).to_have_text(str(head))
+    page.keyboard.press("Home")
+    expect(page.locator("#version")).to_have_text("1")
+    expect(page.locator("#description")).to_contain_text("game created")
+    page.keyboard.press("ArrowRight")
+    expect(page.locator("#version")).to_have_text("2")
+    page.click("#last")
+    expect(page.locator("#version")).to_have_text(str(head))
+    scores = page.locator(".seat .score").evaluate_all(
+        "els => els.map(e => Number(e.dataset.score))"
+    )
+    assert scores == board["totals"]
+    expect(page.locator("#verdict")).to_have_text("— valid")
+    page.select_option("#perspective", "full")
+    expect(page.locator("#version")).to_have_text(str(head))
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.click("#first")
+    middle = max(1, head * 2 // 3)
+    page.locator("#slider").fill(str(middle))
+    expect(page.locator("#version")).to_have_text(str(middle))
+    page.screenshot(path=str(ARTIFACTS / f"{variant}.png"), full_page=True)
+
+
+def face_up_seats(page: Page) -> list[int]:
+    script = """els => els
+        .filter(e => e.querySelector('.hand .card:not(.back)'))
+        .map(e => Number(e.dataset.seat))"""
+    seats = page.locator(".seat").evaluate_all(script)
+    return list(seats)
+
+
+def test_hidden_cards_show_only_where_the_perspective_allows(site, page: Page) -> None:
+    base, _, player, active = site
+    page.goto(f"{base}/games/{active}/watch")
+    expect(page.locator(".seat")).to_have_count(3)
+    assert face_up_seats(page) == []
+    page.fill("#token", player.tokens[1])
+    page.locator("#token").dispatch_event("change")
+    page.select_option("#perspective", "seat:1")
+    expect(page.locator(".seat[data-seat='1'] .hand .card:not(.back)")).to_have_count(5)
+    assert face_up_seats(page) == [1]
+    page.select_option("#perspective", "seat:2")
+    expect(page.locator("#notice")).to_contain_text("player")
+    expect(page.locator("#perspective")).to_have_value("public")
+    assert face_up_seats(page) == []
+    page.select_option("#perspective", "full")
+    expect(page.locator("#notice")).to_contain_text("full perspective")
+
+
+def test_live_mode_follows_a_bot_game(site, page: Page) -> None:
+    base, _, player, active = site
+    page.goto(f"{base}/games/{active}/watch")
+    expect(page.locator("#live")).to_be_checked()
+    rng = random.Random(3)
+
+    def play() -> None:
+        with httpx.Client(base_url=base, timeout=20) as http:
+            bot = Bot.__new__(Bot)
+            bot.http, bot.tokens = http, player.tokens
+            while bot.move(active, rng):
+                pass
+
+    thread = threading.Thread(target=play)
+    thread.start()
+    thread.join(60)
+    head = httpx.get(f"{base}/games/{active}").json()["version"]
+    expect(page.locator("#version")).to_have_text(str(head), timeout=15_000)
+    expect(page.locator("#status")).to_contain_text("finished")
+    expect(page.locator("#verdict")).to_have_text("— valid")
+    page.screenshot(path=str(ARTIFACTS / "live-finished.png"), full_page=True)
