@@ -159,3 +159,23 @@ def test_tickets_open_a_seats_stream_without_a_token_in_the_url(store) -> None:
         assert (refused.status_code, refused.json()["code"]) == (401, "invalid_ticket")
         forged = http.get(f"/games/{game_id}/stream?ticket={ticket[:-2]}xx")
         assert forged.status_code == 401
+
+
+def test_a_stream_on_one_server_sees_writes_made_through_another(store) -> None:
+    settings, data_dir = store
+    with (
+        running_server(settings, data_dir) as reader,
+        running_server(settings, data_dir) as writer,
+        httpx.Client(base_url=writer, timeout=10) as http,
+    ):
+        game_id, auth = setup_game(http)
+        follower = Follower(f"{reader}/games/{game_id}/stream")
+        follower.start()
+        follower.ready.wait(10)
+        for seat in (1, 2):
+            http.post(f"/games/{game_id}/join", headers=auth[seat])
+        play(http, game_id, auth)
+        follower.join(30)
+        head = http.get(f"/games/{game_id}").json()["version"]
+    assert follower.ended
+    assert [e["version"] for e in follower.events] == list(range(1, head + 1))
