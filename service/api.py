@@ -6,6 +6,8 @@ from typing import Any, TypeVar
 
 import msgspec
 
+from domain.commands import COMMON_COMMANDS
+from domain.variants import VARIANTS
 from service.errors import ApiError
 
 T = TypeVar("T")
@@ -57,3 +59,23 @@ def decode_body(body: bytes, kind: type[T], *, empty_ok: bool = False) -> T:
         raise ApiError(
             422, "invalid_body", f"the body does not fit {kind.__name__}: {error}"
         ) from None
+
+
+def variant_catalog() -> list[VariantInfo]:
+    """Every variant with its player counts, commands and options with their defaults."""
+    return [
+        VariantInfo(
+            id=variant.id,
+            name=variant.name,
+            min_players=variant.min_seats,
+            max_players=variant.max_seats,
+            commands=sorted(tag_of_type(c) for c in (*COMMON_COMMANDS, *variant.commands)),
+            options=msgspec.to_builtins(variant.options_type()),
+            options_schema=msgspec.json.schema(variant.options_type),
+        )
+        for variant in VARIANTS.values()
+    ]
+
+
+def tag_of_type(kind: type[msgspec.Struct]) -> str:
+    return str(kind.__struct_config__.tag)

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
-import hashlib
 import secrets
 import unicodedata
 import uuid
@@ -12,95 +10,52 @@ from datetime import UTC, datetime
 from typing import Any
 from uuid import UUID
 
-import msgspec
 from eventsourcing.application import AggregateNotFoundError
-from eventsourcing.persistence import IntegrityError, StoredEvent
+from eventsourcing.persistence import IntegrityError
 
 from domain import game
 from domain.aggregate import GameAggregate, Recorded, project
-from domain.chain import canonical
 from domain.commands import COMMON_COMMANDS, Command, parse_command
 from domain.errors import invalid
 from domain.fairness import SEED_BYTES
 from domain.perspective import FULL, Perspective
 from domain.variants import VARIANTS, variant_by_id
 from projections.audit import AuditReport, audit
-from projections.events import EventOut, event_out
-from projections.lobby import LeaderboardRow, LobbyEntry
-from projections.replay import Frame, frames
+from projections.events import event_out
+from projections.lobby import LobbyEntry
+from projections.replay import frames
 from projections.scoreboard import Scoreboard
 from projections.views import View, view
-from service import tickets
 from service.auth import ADMIN, Principal, is_admin_token, new_token, token_hash
 from service.bundle import FORMAT as BUNDLE_FORMAT
 from service.bundle import Bundle
 from service.errors import ApiError, not_found, unauthorized
 from service.live import Wakeup
+from service.perspectives import replay_perspective, viewer_perspective
 from service.read_models import ReadModels
 from service.records import (
-    TICKET_KEY_ID,
     CommandReceipt,
     PlayerRegistered,
     Record,
-    TicketKey,
     player_id_for,
     receipt_id_for,
 )
+from service.results import (
+    CommandResult,
+    EventPage,
+    Idempotency,
+    Leaderboard,
+    RegisteredPlayer,
+    ReplayPage,
+)
 from service.settings import Settings
 from service.store import Store
-from service.tickets import StreamTicket
+from service.tickets import StreamTicket, TicketBook
 
 MAX_ATTEMPTS = 8
 LOBBY_LIMIT = 500
 MAX_NAME = 64
 MAX_IDEMPOTENCY_KEY = 128
-
-
-class RegisteredPlayer(msgspec.Struct, frozen=True, kw_only=True):
-    player_id: str
-    name: str
-    token: str
-
-
-class CommandResult(msgspec.Struct, frozen=True, kw_only=True):
-    game_id: str
-    version: int
-    chain_head: str
-    events: list[EventOut]
-    view: View
-
-
-class Leaderboard(msgspec.Struct, frozen=True, kw_only=True):
-    variant: str
-    rows: list[LeaderboardRow]
-
-
-class EventPage(msgspec.Struct, frozen=True, kw_only=True):
-    game_id: str
-    events: list[EventOut]
-    next_after: int
-    head_version: int
-
-
-class ReplayPage(msgspec.Struct, frozen=True, kw_only=True):
-    game_id: str
-    perspective: str
-    frames: list[Frame]
-    next_from: int | None
-    head_version: int
-
-
-class Idempotency(msgspec.Struct, frozen=True):
-    """An Idempotency-Key and the digest of the request it came with."""
-
-    key: str
-    digest: str
-
-
-def request_digest(method: str, path: str, body: object) -> str:
-    return hashlib.sha256(
-        method.encode() + b" " + path.encode() + b"\n" + canonical(body)
-    ).hexdigest()
 
 
 def clean_name(name: str) -> str:
@@ -124,7 +79,7 @@ class Cardledger:
         self._players: dict[str, Principal] = {}
         self.read_models = ReadModels(self.store, self.load)
         self.changes = Wakeup()
-        self._ticket_key: bytes | None = None
+        self.tickets = TicketBook(self.store, self.clock)
 
     def close(self) -> None:
         self.store.close()
@@ -159,23 +114,11 @@ class Cardledger:
     def stream_ticket(self, principal: Principal, game_id: UUID) -> StreamTicket:
         self.load(game_id)
         holder = principal.player_id or "admin"
-        return tickets.issue(self._tickets_key(), holder, str(game_id), self.clock())
+        return self.tickets.issue(holder, str(game_id), self.clock())
 
     def ticket_holder(self, ticket: str, game_id: UUID) -> Principal:
-        holder = tickets.redeem(self._tickets_key(), ticket, str(game_id), self.clock())
+        holder = self.tickets.redeem(ticket, str(game_id), self.clock())
         return ADMIN if holder == "admin" else Principal(player_id=holder, name="")
-
-    def _tickets_key(self) -> bytes:
-        """The signing key every process shares, created by whichever process needs it first."""
-        if self._ticket_key is None:
-            record = self._get(TICKET_KEY_ID, Record)
-            if record is None:
-                secret = TicketKey(secret=secrets.token_hex(32))
-                with contextlib.suppress(IntegrityError):  # another process made it first
-                    self.store.save(Record.new(TICKET_KEY_ID, secret, self.clock()))
-                record = self._get(TICKET_KEY_ID, Record)
-            self._ticket_key = bytes.fromhex(record.payload.secret)
-        return self._ticket_key
 
     # --- games: writes -------------------------------------------------------------------------
 
@@ -319,13 +262,15 @@ class Cardledger:
             decide(aggregate)
             if aggregate.version == from_version:
                 return self._result(
-                    aggregate, from_version, self._perspective(aggregate, principal)
+                    aggregate, from_version, viewer_perspective(aggregate.state, principal)
                 )
             try:
                 self._save(aggregate, actor_id, scope, idempotency, from_version=from_version)
             except IntegrityError:
                 continue
-            return self._result(aggregate, from_version, self._perspective(aggregate, principal))
+            return self._result(
+                aggregate, from_version, viewer_perspective(aggregate.state, principal)
+            )
         raise ApiError(503, "too_much_contention", "the game changed too often; try again")
 
     def _save(
@@ -370,7 +315,7 @@ class Cardledger:
         )
         principal = ADMIN if actor_id == "admin" else Principal(player_id=actor_id, name="")
         return self._result(
-            aggregate, receipt.from_version, self._perspective(aggregate, principal)
+            aggregate, receipt.from_version, viewer_perspective(aggregate.state, principal)
         )
 
     def _result(
@@ -395,17 +340,17 @@ class Cardledger:
 
     def game_view(self, principal: Principal | None, game_id: UUID) -> View:
         aggregate = self.load(game_id)
-        return self._view(aggregate, self._perspective(aggregate, principal))
+        return self._view(aggregate, viewer_perspective(aggregate.state, principal))
 
     def public_view(self, game_id: UUID) -> View:
         aggregate = self.load(game_id)
-        return self._view(aggregate, self._perspective(aggregate, None))
+        return self._view(aggregate, viewer_perspective(aggregate.state, None))
 
     def events(
         self, principal: Principal | None, game_id: UUID, *, after: int, limit: int
     ) -> EventPage:
         aggregate = self.load(game_id)
-        perspective = self._perspective(aggregate, principal)
+        perspective = viewer_perspective(aggregate.state, principal)
         recorded = self._recorded(game_id, after, min(aggregate.version, after + limit))
         page = [event_out(event, perspective) for event in recorded]
         return EventPage(
@@ -444,7 +389,7 @@ class Cardledger:
     ) -> ReplayPage:
         """Frames from ``start`` on, at most ``limit``, as the perspective may see them."""
         aggregate = self.load(game_id)
-        viewer = self._replay_perspective(aggregate, principal, perspective)
+        viewer = replay_perspective(aggregate.state, principal, perspective)
         stop = min(aggregate.version, start + limit - 1)
         recorded = self._recorded(game_id, 0, stop)
         page = list(frames(recorded, viewer, start, stop))
@@ -455,35 +400,6 @@ class Cardledger:
             next_from=stop + 1 if stop < aggregate.version else None,
             head_version=aggregate.version,
         )
-
-    def _replay_perspective(
-        self, aggregate: GameAggregate, principal: Principal | None, requested: str
-    ) -> Perspective:
-        """public always; seat:N for that seat's player; full for the operator; all once over."""
-        state = aggregate.state
-        if requested == "public":
-            return Perspective()
-        own_seat = state.seat_of(principal.player_id) if principal and principal.player_id else None
-        admin = principal is not None and principal.admin
-        if requested == "full":
-            if state.over or admin:
-                return FULL
-            raise ApiError(
-                403, "perspective_forbidden", "the full perspective opens when the game is over"
-            )
-        seat_text = requested.removeprefix("seat:")
-        if not requested.startswith("seat:") or not seat_text.isdigit():
-            raise ApiError(422, "invalid_perspective", "perspective is public, seat:N or full")
-        seat = int(seat_text)
-        if seat >= state.seat_count:
-            raise ApiError(
-                422, "invalid_perspective", f"this game has seats 0 to {state.seat_count - 1}"
-            )
-        if not (state.over or admin or own_seat == seat):
-            raise ApiError(
-                403, "perspective_forbidden", "only that seat's player may replay it before the end"
-            )
-        return Perspective(seat=seat)
 
     def scoreboard(self, game_id: UUID) -> Scoreboard:
         self._refresh_read_models()
@@ -532,23 +448,10 @@ class Cardledger:
         )
 
     @staticmethod
-    def _perspective(aggregate: GameAggregate, principal: Principal | None) -> Perspective:
-        """A seat sees its own secrets; the operator (and anyone once the game is over) sees all."""
-        state = aggregate.state
-        seat = state.seat_of(principal.player_id) if principal and principal.player_id else None
-        if state.over or (principal is not None and principal.admin):
-            return Perspective(seat=seat, full=True) if seat is not None else FULL
-        return Perspective(seat=seat)
-
-    @staticmethod
     def _player_id(principal: Principal) -> str:
         if principal.player_id is None:
             raise ApiError(403, "players_only", "the operator token cannot take a seat or play")
         return principal.player_id
-
-    def _decode(self, stored: StoredEvent) -> Recorded:
-        recorded: Recorded = self.store.mapper.to_domain_event(stored)  # type: ignore[assignment]
-        return recorded
 
     def _get(self, aggregate_id: UUID, kind: type[Any]) -> Any:
         try:
@@ -556,25 +459,3 @@ class Cardledger:
         except AggregateNotFoundError:
             return None
         return aggregate if isinstance(aggregate, kind) else None
-
-
-def variant_catalog() -> list[dict[str, Any]]:
-    """Every variant with its player counts, commands and options with their defaults."""
-    catalog = []
-    for variant in VARIANTS.values():
-        defaults = msgspec.to_builtins(variant.options_type())
-        schema = msgspec.json.schema(variant.options_type)
-        catalog.append(
-            {
-                "id": variant.id,
-                "name": variant.name,
-                "min_players": variant.min_seats,
-                "max_players": variant.max_seats,
-                "commands": sorted(
-                    str(c.__struct_config__.tag) for c in (*COMMON_COMMANDS, *variant.commands)
-                ),
-                "options": defaults,
-                "options_schema": schema,
-            }
-        )
-    return catalog

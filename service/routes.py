@@ -23,9 +23,13 @@ from service.api import (
     VariantInfo,
     decode_body,
     decode_json,
+    variant_catalog,
 )
-from service.application import (
-    Cardledger,
+from service.application import Cardledger
+from service.auth import Principal, bearer_token
+from service.bundle import Bundle
+from service.errors import ApiError, unauthorized
+from service.results import (
     CommandResult,
     EventPage,
     Idempotency,
@@ -33,11 +37,7 @@ from service.application import (
     RegisteredPlayer,
     ReplayPage,
     request_digest,
-    variant_catalog,
 )
-from service.auth import Principal, bearer_token
-from service.bundle import Bundle
-from service.errors import ApiError, unauthorized
 from service.streams import game_stream
 from service.tickets import StreamTicket
 
@@ -359,7 +359,7 @@ class MetaController(Controller):
 
     @get("/variants", operation_id="listVariants", summary="Variants, player counts and options")
     async def variants(self) -> list[VariantInfo]:
-        return [VariantInfo(**info) for info in variant_catalog()]
+        return variant_catalog()
 
     @get(
         "/leaderboard",

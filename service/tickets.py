@@ -7,13 +7,21 @@ it only opens one game's stream for a minute. Format: base64url(player|game|expi
 from __future__ import annotations
 
 import base64
+import contextlib
 import hashlib
 import hmac
+import secrets
+from collections.abc import Callable
 from datetime import datetime, timedelta
 
 import msgspec
+from eventsourcing.application import AggregateNotFoundError
+from eventsourcing.persistence import IntegrityError
 
+from domain.aggregate import project
 from service.errors import ApiError
+from service.records import TICKET_KEY_ID, Record, TicketKey
+from service.store import Store
 
 TICKET_LIFETIME = timedelta(seconds=60)
 
@@ -29,6 +37,41 @@ def _b64(data: bytes) -> str:
 
 def _unb64(text: str) -> bytes:
     return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
+class TicketBook:
+    """Issues and redeems tickets with a key every process shares through the store."""
+
+    def __init__(self, store: Store, clock: Callable[[], datetime]) -> None:
+        self._store = store
+        self._clock = clock
+        self._key: bytes | None = None
+
+    def key(self) -> bytes:
+        """The signing key, created by whichever process needs it first."""
+        if self._key is None:
+            record = self._load()
+            if record is None:
+                secret = TicketKey(secret=secrets.token_hex(32))
+                with contextlib.suppress(IntegrityError):  # another process made it first
+                    self._store.save(Record.new(TICKET_KEY_ID, secret, self._clock()))
+                record = self._load()
+            assert record is not None
+            self._key = bytes.fromhex(record.payload.secret)
+        return self._key
+
+    def _load(self) -> Record | None:
+        try:
+            record = self._store.repository.get(TICKET_KEY_ID, projector_func=project)
+        except AggregateNotFoundError:
+            return None
+        return record if isinstance(record, Record) else None
+
+    def issue(self, holder: str, game_id: str, now: datetime) -> StreamTicket:
+        return issue(self.key(), holder, game_id, now)
+
+    def redeem(self, ticket: str, game_id: str, now: datetime) -> str:
+        return redeem(self.key(), ticket, game_id, now)
 
 
 def issue(key: bytes, player_id: str, game_id: str, now: datetime) -> StreamTicket:

@@ -1,0 +1,60 @@
+"""What the application's use cases return, and the idempotency key they take."""
+
+from __future__ import annotations
+
+import hashlib
+
+import msgspec
+
+from domain.chain import canonical
+from projections.events import EventOut
+from projections.lobby import LeaderboardRow
+from projections.replay import Frame
+from projections.views import View
+
+
+class RegisteredPlayer(msgspec.Struct, frozen=True, kw_only=True):
+    player_id: str
+    name: str
+    token: str
+
+
+class CommandResult(msgspec.Struct, frozen=True, kw_only=True):
+    game_id: str
+    version: int
+    chain_head: str
+    events: list[EventOut]
+    view: View
+
+
+class Leaderboard(msgspec.Struct, frozen=True, kw_only=True):
+    variant: str
+    rows: list[LeaderboardRow]
+
+
+class EventPage(msgspec.Struct, frozen=True, kw_only=True):
+    game_id: str
+    events: list[EventOut]
+    next_after: int
+    head_version: int
+
+
+class ReplayPage(msgspec.Struct, frozen=True, kw_only=True):
+    game_id: str
+    perspective: str
+    frames: list[Frame]
+    next_from: int | None
+    head_version: int
+
+
+class Idempotency(msgspec.Struct, frozen=True):
+    """An Idempotency-Key and the digest of the request it came with."""
+
+    key: str
+    digest: str
+
+
+def request_digest(method: str, path: str, body: object) -> str:
+    return hashlib.sha256(
+        method.encode() + b" " + path.encode() + b"\n" + canonical(body)
+    ).hexdigest()
