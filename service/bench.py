@@ -15,6 +15,7 @@ import uuid
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import msgspec
 
@@ -40,25 +41,30 @@ def baseline() -> None:
         draw.take(32)
 
 
+def play_rules_only(variant_id: str, seats: int, seed: int, options: dict[str, object]) -> Any:
+    """A whole match through the rule engine alone (decide and evolve, no store, no hashing),
+    every move a random legal command; returns the final table."""
+    rules = VARIANTS[variant_id]
+    rng = random.Random(seed)
+    stream = RandomStream(bytes(32), "bench", [""] * seats)
+    table = rules.setup(msgspec.convert(options, rules.options_type), seats)
+    for event in rules.start(table, Turn(NOW, stream, 1)):
+        table = rules.evolve(table, event)
+    version = 1
+    while rules.outcome(table) is None:
+        seat = rng.choice(rules.to_act(table))
+        command = rng.choice(rules.legal_commands(table, seat))
+        version += 1
+        for event in rules.decide(table, seat, command, Turn(NOW, stream, version)):
+            table = rules.evolve(table, event)
+    return table
+
+
 def rules_only_match(
     variant_id: str, seats: int, seed: int, options: dict[str, object]
 ) -> Callable[[], None]:
-    """A whole match through the rule engine alone: decide and evolve, no store, no hashing."""
-    rules = VARIANTS[variant_id]
-
     def run() -> None:
-        rng = random.Random(seed)
-        stream = RandomStream(bytes(32), "bench", [""] * seats)
-        table = rules.setup(msgspec.convert(options, rules.options_type), seats)
-        for event in rules.start(table, Turn(NOW, stream, 1)):
-            table = rules.evolve(table, event)
-        version = 1
-        while rules.outcome(table) is None:
-            seat = rng.choice(rules.to_act(table))
-            command = rng.choice(rules.legal_commands(table, seat))
-            version += 1
-            for event in rules.decide(table, seat, command, Turn(NOW, stream, version)):
-                table = rules.evolve(table, event)
+        play_rules_only(variant_id, seats, seed, options)
 
     return run
 

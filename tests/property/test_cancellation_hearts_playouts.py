@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from datetime import UTC, datetime
 from typing import Any
 
 import msgspec
@@ -26,9 +25,7 @@ from domain.events import (
     PlayerLeft,
     Secret,
 )
-from domain.fairness import RandomStream
 from domain.perspective import FULL, PUBLIC, Perspective
-from domain.variant import Turn
 from domain.variants.cancellation_hearts import (
     CancellationHearts,
     CancellationHeartsOptions,
@@ -38,6 +35,7 @@ from domain.variants.cancellation_hearts import (
     PenaltiesScored,
     TrickResolved,
 )
+from service.bench import play_rules_only
 from tests.property.playouts import (
     START,
     card_tokens,
@@ -401,21 +399,9 @@ def test_random_plays_of_a_rigged_moon(moon: str) -> None:
 
 
 def test_a_full_eleven_player_match_to_150() -> None:
-    """The rule engine alone (no event store, no hashing): decide and evolve to the end.
+    """The rule engine alone plays a whole 11-player match to the default target.
     Its speed is measured by `make bench`, not asserted here."""
     rules = CancellationHearts()
-    rng = random.Random(11)
-    now = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
-    stream = RandomStream(bytes(32), "speed", [""] * 11)
-    table = rules.setup(CancellationHeartsOptions(), 11)
-    for event in rules.start(table, Turn(now, stream, 1)):
-        table = rules.evolve(table, event)
-    version = 1
-    while rules.outcome(table) is None:
-        seat = rng.choice(rules.to_act(table))
-        command = rng.choice(rules.legal_commands(table, seat))
-        version += 1
-        for event in rules.decide(table, seat, command, Turn(now, stream, version)):
-            table = rules.evolve(table, event)
+    table = play_rules_only("cancellation-hearts", 11, 11, {})
     assert max(rules.scores(table)) >= 150
     assert len(rules.score_rows(table)) > 5

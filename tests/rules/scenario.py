@@ -7,6 +7,7 @@ from typing import Any
 
 from domain import game
 from domain.commands import Command
+from domain.errors import RuleViolation
 from domain.events import Event, GameCreated, GameStarted, HandDealt, SeatTaken, Secret
 from domain.fairness import commitment
 from domain.game import GameState
@@ -69,3 +70,21 @@ def play_out(state: GameState, moves: list[tuple[int, Command]]) -> tuple[GameSt
         state = game.fold(state, new)
         events += new
     return state, events
+
+
+def refused_creation(variant: str, seats: int, options: dict[str, Any] | None) -> RuleViolation:
+    """The coded error a game with these seats and options is refused with."""
+    try:
+        game.create(
+            game_id="g",
+            variant_id=variant,
+            seat_count=seats,
+            options=options,
+            creator_id="p",
+            creator_name="P",
+            client_seed="",
+            seed=SEED,
+        )
+    except RuleViolation as refused:
+        return refused
+    raise AssertionError(f"{variant} was created with {seats} seats and {options}")

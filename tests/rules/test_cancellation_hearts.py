@@ -27,7 +27,16 @@ from domain.variants.cancellation_hearts import (
     PenaltiesScored,
     TrickResolved,
 )
-from tests.rules.scenario import GAME_ID, NOW, SEED, created, given, play_out, when
+from tests.rules.scenario import (
+    GAME_ID,
+    NOW,
+    SEED,
+    created,
+    given,
+    play_out,
+    refused_creation,
+    when,
+)
 
 VARIANT = "cancellation-hearts"
 RULES = CancellationHearts()
@@ -714,18 +723,8 @@ def test_leavers_are_dealt_nothing() -> None:
     ],
 )
 def test_creation_is_validated(seats: int, options: dict[str, Any] | None, code: str) -> None:
-    with pytest.raises(RuleViolation) as error:
-        game.create(
-            game_id="g",
-            variant_id=VARIANT,
-            seat_count=seats,
-            options=options,
-            creator_id="p",
-            creator_name="P",
-            client_seed="",
-            seed=SEED,
-        )
-    assert (error.value.code, error.value.failure) == (code, Failure.INVALID)
+    refused = refused_creation(VARIANT, seats, options)
+    assert (refused.code, refused.failure) == (code, Failure.INVALID)
 
 
 def test_defaults_are_stored_in_the_creation_event() -> None:

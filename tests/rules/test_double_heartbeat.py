@@ -39,7 +39,16 @@ from domain.variants.double_heartbeat.messages import (
     PlayerWentOut,
     TurnPassed,
 )
-from tests.rules.scenario import GAME_ID, NOW, SEED, created, given, play_out, when
+from tests.rules.scenario import (
+    GAME_ID,
+    NOW,
+    SEED,
+    created,
+    given,
+    play_out,
+    refused_creation,
+    when,
+)
 
 V = "double-heartbeat"
 PASS = PassTurn()
@@ -475,18 +484,8 @@ def test_a_command_body_must_name_a_known_combination() -> None:
     ],
 )
 def test_creation_is_validated(seats: int, options: dict[str, Any] | None, code: str) -> None:
-    with pytest.raises(RuleViolation) as error:
-        game.create(
-            game_id="g",
-            variant_id=V,
-            seat_count=seats,
-            options=options,
-            creator_id="p",
-            creator_name="P",
-            client_seed="",
-            seed=SEED,
-        )
-    assert (error.value.code, error.value.failure) == (code, Failure.INVALID)
+    refused = refused_creation(V, seats, options)
+    assert (refused.code, refused.failure) == (code, Failure.INVALID)
 
 
 def test_defaults_are_the_first_listed_values() -> None:

@@ -32,7 +32,7 @@ from domain.variants.heartbeat import (
     card_value,
 )
 from projections.views import view
-from tests.rules.scenario import NOW, SEED, given, player, started
+from tests.rules.scenario import NOW, SEED, given, player, refused_creation, started
 
 HANDS = [
     ("KS", "9H", "4C", "AS", "BJ"),
@@ -612,15 +612,5 @@ def test_options_default_to_the_first_listed_value() -> None:
     ],
 )
 def test_creation_is_validated(seats: int, options: dict | None, code: str) -> None:
-    with pytest.raises(RuleViolation) as error:
-        game.create(
-            game_id="g",
-            variant_id="heartbeat",
-            seat_count=seats,
-            options=options,
-            creator_id="p",
-            creator_name="P",
-            client_seed="",
-            seed=SEED,
-        )
-    assert (error.value.code, error.value.failure) == (code, Failure.INVALID)
+    refused = refused_creation("heartbeat", seats, options)
+    assert (refused.code, refused.failure) == (code, Failure.INVALID)

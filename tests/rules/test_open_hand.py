@@ -13,7 +13,7 @@ from domain.fairness import RandomStream
 from domain.perspective import PUBLIC, Perspective
 from domain.variant import Turn
 from domain.variants.open_hand import FirstLeaderChosen, OpenHand, strength
-from tests.rules.scenario import NOW, SEED, given, play_out, player, started, when
+from tests.rules.scenario import NOW, SEED, given, play_out, player, refused_creation, started, when
 
 HANDS = [
     ("9H", "3S", "4S", "5S", "6S"),
@@ -248,18 +248,8 @@ def test_unseated_players_cannot_act() -> None:
     ],
 )
 def test_creation_is_validated(seats: int, options, code: str) -> None:
-    with pytest.raises(RuleViolation) as refused:
-        game.create(
-            game_id="g",
-            variant_id="open-hand",
-            seat_count=seats,
-            options=options,
-            creator_id="p",
-            creator_name="P",
-            client_seed="",
-            seed=SEED,
-        )
-    assert (refused.value.code, refused.value.failure) == (code, Failure.INVALID)
+    refused = refused_creation("open-hand", seats, options)
+    assert (refused.code, refused.failure) == (code, Failure.INVALID)
 
 
 def test_a_played_card_is_public_in_every_view() -> None:
