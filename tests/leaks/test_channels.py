@@ -2,20 +2,22 @@
 
 What seat N may know at a step is worked out here, independently of the service's redaction:
 the full log (as the operator sees it) with every secret not owned by N removed, plus N's own
-hand. Everything served to N (its view, its event pages, its replay frames, the error bodies its
-commands get) must contain no other card; nor may what a spectator is served contain a card
-outside the log with every secret removed. Games are random and seeded; the failing seed is in
-the message.
+hand. Everything served to N (its view, its event pages, its replay frames, its live stream and
+the error bodies its commands get) must contain no other card; nor may what a spectator is
+served contain a card outside the log with every secret removed. Games are random and seeded;
+the failing seed is in the message.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from uuid import UUID
 
 import pytest
 from litestar.testing import TestClient
@@ -23,6 +25,7 @@ from litestar.testing import TestClient
 from service.app import create_app
 from service.application import Cardledger
 from service.settings import Settings
+from service.streams import game_stream
 from tests.client import Api
 
 CARD = re.compile(r'"((?:10|[2-9JQKA])[SHDC]|BJ|RJ)"')
@@ -82,6 +85,23 @@ def probe_error(api: Api, game_id: str, seat: int, legal: list[dict[str, Any]], 
     return response.text if response.status_code >= 400 else ""
 
 
+def streamed(ledger: Cardledger, game_id: str, token: str) -> str:
+    """What the live stream sends the seat (the real generator), up to its current head."""
+    principal = ledger.authenticate(token)
+
+    async def collect() -> str:
+        messages = []
+        stream = game_stream(ledger, principal, UUID(game_id), 0)
+        async for message in stream:
+            messages.append(message.encode().decode())
+            if message.event == "view":
+                break
+        await stream.aclose()
+        return "".join(messages)
+
+    return asyncio.run(collect())
+
+
 def as_json(value: Any) -> str:
     return json.dumps(value)
 
@@ -95,6 +115,7 @@ def check_step(api: Api, game_id: str, seat: int, rng: random.Random) -> None:
     served = api.client.get(f"/games/{game_id}/view", headers=api.auth(seat)).text
     served += as_json(api.events(game_id, seat))
     served += replay_text(api, game_id, f"seat:{seat}", api.auth(seat))
+    served += streamed(api.ledger, game_id, api.tokens[seat])
     if hidden:
         served += probe_error(api, game_id, seat, mine["legal_commands"], rng.choice(hidden))
     leaked = cards_in(served) - allowed
