@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
 
+import httpx
 import uvicorn
 
 from projections.audit import audit
@@ -16,6 +18,7 @@ from service.bundle import BundleError, read_bundle
 from service.openapi import openapi_json
 from service.read_models import ReadModelRunner
 from service.settings import Settings
+from service.simulate import simulate
 
 
 def serve(args: argparse.Namespace) -> int:
@@ -81,6 +84,18 @@ def parse_receipt(text: str) -> tuple[int, str]:
     return int(version), head.lower()
 
 
+def run_simulation(args: argparse.Namespace) -> int:
+    try:
+        options = json.loads(args.options)
+        results = simulate(args.url, args.variant, args.seats, args.games, options, args.seed)
+    except (httpx.HTTPError, ValueError) as error:
+        print(f"simulation failed: {error}", file=sys.stderr)
+        return 1
+    for result in results:
+        print(json.dumps(result))
+    return 0 if all(r["audit"] == "valid" for r in results) else 1
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="cardledger", description="Event-sourced card-game service"
@@ -114,6 +129,15 @@ def build_parser() -> argparse.ArgumentParser:
         help="a chain_head a command response gave you at VERSION (repeatable)",
     )
     verify_cmd.set_defaults(run=verify)
+
+    simulate_cmd = commands.add_parser("simulate", help="bots play games over the REST API")
+    simulate_cmd.add_argument("--url", default="http://127.0.0.1:8000")
+    simulate_cmd.add_argument("--variant", default="open-hand")
+    simulate_cmd.add_argument("--seats", type=int, default=4)
+    simulate_cmd.add_argument("--games", type=int, default=1)
+    simulate_cmd.add_argument("--options", default="{}", help="the game's options as JSON")
+    simulate_cmd.add_argument("--seed", type=int, default=0, help="the bots' choices")
+    simulate_cmd.set_defaults(run=run_simulation)
 
     bench_cmd = commands.add_parser("bench", help="print the benchmark table")
     bench_cmd.add_argument("--repeats", type=int, default=5)

@@ -12,7 +12,7 @@ DOCKER = Path(__file__).resolve().parents[1] / "docker"
 def test_compose_runs_postgres_and_the_api_against_it() -> None:
     compose = yaml.safe_load((DOCKER / "compose.yaml").read_text())
     services = compose["services"]
-    assert {"postgres", "api"} <= set(services)
+    assert {"postgres", "api", "projector"} <= set(services)
     api = services["api"]
     assert api["environment"]["CARDLEDGER_DATABASE_URL"].startswith("postgresql://")
     assert "@postgres:5432/" in api["environment"]["CARDLEDGER_DATABASE_URL"]
@@ -21,6 +21,15 @@ def test_compose_runs_postgres_and_the_api_against_it() -> None:
     assert api["depends_on"]["postgres"]["condition"] == "service_healthy"
     assert api["build"]["dockerfile"] == "docker/Dockerfile"
     assert services["postgres"]["healthcheck"]["test"]
+    # The projector keeps the read models; the API leaves them to it.
+    assert api["environment"]["CARDLEDGER_PROJECTOR"] == "external"
+    projector = services["projector"]
+    assert projector["command"] == ["cardledger", "project"]
+    assert (
+        projector["environment"]["CARDLEDGER_DATABASE_URL"]
+        == api["environment"]["CARDLEDGER_DATABASE_URL"]
+    )
+    assert projector["depends_on"]["api"]["condition"] == "service_healthy"
 
 
 def test_dockerfile_runs_as_non_root_with_a_healthcheck() -> None:

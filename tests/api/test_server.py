@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
 import pytest
 
+from service.cli import main
 from service.settings import Settings
 from tests.servers import running_server
 
@@ -54,3 +56,21 @@ def test_a_game_played_against_a_running_server(server: str) -> None:
         hashes = {event["version"]: event["hash"] for event in events}
         assert all(hashes[version] == head for version, head in receipts)
         assert http.get("/games", params={"status": "finished"}).json()[0]["game_id"] == game_id
+
+
+def test_bots_simulate_games_over_rest(server: str, capsys: pytest.CaptureFixture[str]) -> None:
+    arguments = [
+        "simulate",
+        "--url",
+        server,
+        "--variant",
+        "open-hand",
+        "--seats",
+        "3",
+        "--games",
+        "2",
+    ]
+    assert main(arguments) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [line["status"] for line in lines] == ["finished", "finished"]
+    assert all(line["audit"] == "valid" and sum(line["scores"]) == 5 for line in lines)

@@ -6,13 +6,13 @@ import random
 import threading
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import httpx
 import pytest
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 from service.settings import Settings
+from service.simulate import Table
 from tests.servers import running_server
 
 pytestmark = pytest.mark.browser
@@ -28,45 +28,10 @@ GAMES = {
 }
 
 
-class Bot:
-    """Registered players that create, join and play games with random legal commands."""
-
-    def __init__(self, http: httpx.Client, seats: int) -> None:
-        self.http = http
-        names = [f"Bot {i}" for i in range(seats)]
-        self.tokens = [http.post("/players", json={"name": n}).json()["token"] for n in names]
-
-    def auth(self, seat: int) -> dict[str, str]:
-        return {"Authorization": f"Bearer {self.tokens[seat]}"}
-
-    def start(self, variant: str, options: dict[str, Any]) -> str:
-        body = {"variant": variant, "seats": len(self.tokens), "options": options}
-        game_id = str(self.http.post("/games", json=body, headers=self.auth(0)).json()["game_id"])
-        for seat in range(1, len(self.tokens)):
-            self.http.post(f"/games/{game_id}/join", headers=self.auth(seat))
-        return game_id
-
-    def move(self, game_id: str, rng: random.Random) -> bool:
-        """One random legal command; False once the game is over."""
-        public = self.http.get(f"/games/{game_id}").json()
-        if public["status"] != "active":
-            return False
-        seat = rng.choice(public["to_act"])
-        legal = self.http.get(f"/games/{game_id}/view", headers=self.auth(seat)).json()[
-            "legal_commands"
-        ]
-        choices = [c for c in legal if c["type"] not in ("leave", "vote_cancel")]
-        if choices:
-            self.http.post(
-                f"/games/{game_id}/commands", json=rng.choice(choices), headers=self.auth(seat)
-            )
-        return True
-
-
 @pytest.fixture(scope="module")
 def site(
     tmp_path_factory: pytest.TempPathFactory,
-) -> Iterator[tuple[str, dict[str, str], Bot, str]]:
+) -> Iterator[tuple[str, dict[str, str], Table]]:
     """A server with one finished game of every variant and one Open Hand game in play."""
     directory = tmp_path_factory.mktemp("viewer")
     settings = Settings(data_dir=directory, admin_token="viewer-admin")
@@ -77,14 +42,12 @@ def site(
         finished = {}
         rng = random.Random(8)
         for variant, (seats, options) in GAMES.items():
-            bot = Bot(http, seats)
-            game_id = bot.start(variant, options)
-            while bot.move(game_id, rng):
+            table = Table(http, variant, seats, options)
+            while table.step(rng):
                 pass
-            finished[variant] = game_id
-        player = Bot(http, 3)
-        active = player.start("open-hand", {})
-        yield base, finished, player, active
+            finished[variant] = table.game_id
+        active = Table(http, "open-hand", 3, {})
+        yield base, finished, active
 
 
 @pytest.fixture(scope="module")
@@ -112,11 +75,13 @@ def page(browser: Browser) -> Iterator[Page]:
 
 
 def test_the_lobby_lists_games_by_status(site, page: Page) -> None:
-    base, finished, _, active = site
+    base, finished, active = site
     page.goto(f"{base}/")
     for game_id in finished.values():
         expect(page.locator(f"#finished tr[data-game-id='{game_id}']")).to_be_visible()
-    expect(page.locator(f"#active tr[data-game-id='{active}']")).to_contain_text("watch live")
+    expect(page.locator(f"#active tr[data-game-id='{active.game_id}']")).to_contain_text(
+        "watch live"
+    )
     expect(page.locator("#leaderboard h3").first).to_be_visible()
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "lobby.png"), full_page=True)
@@ -124,7 +89,7 @@ def test_the_lobby_lists_games_by_status(site, page: Page) -> None:
 
 @pytest.mark.parametrize("variant", sorted(GAMES))
 def test_a_finished_game_steps_to_the_scoreboard(site, page: Page, variant: str) -> None:
-    base, finished, _, _ = site
+    base, finished, _ = site
     game_id = finished[variant]
     board = httpx.get(f"{base}/games/{game_id}/scoreboard").json()
     head = httpx.get(f"{base}/games/{game_id}").json()["version"]
@@ -161,11 +126,11 @@ def face_up_seats(page: Page) -> list[int]:
 
 
 def test_hidden_cards_show_only_where_the_perspective_allows(site, page: Page) -> None:
-    base, _, player, active = site
-    page.goto(f"{base}/games/{active}/watch")
+    base, _, active = site
+    page.goto(f"{base}/games/{active.game_id}/watch")
     expect(page.locator(".seat")).to_have_count(3)
     assert face_up_seats(page) == []
-    page.fill("#token", player.tokens[1])
+    page.fill("#token", active.tokens[1])
     page.locator("#token").dispatch_event("change")
     page.select_option("#perspective", "seat:1")
     expect(page.locator(".seat[data-seat='1'] .hand .card:not(.back)")).to_have_count(5)
@@ -179,22 +144,19 @@ def test_hidden_cards_show_only_where_the_perspective_allows(site, page: Page) -
 
 
 def test_live_mode_follows_a_bot_game(site, page: Page) -> None:
-    base, _, player, active = site
-    page.goto(f"{base}/games/{active}/watch")
+    base, _, active = site
+    page.goto(f"{base}/games/{active.game_id}/watch")
     expect(page.locator("#live")).to_be_checked()
     rng = random.Random(3)
 
     def play() -> None:
-        with httpx.Client(base_url=base, timeout=20) as http:
-            bot = Bot.__new__(Bot)
-            bot.http, bot.tokens = http, player.tokens
-            while bot.move(active, rng):
-                pass
+        while active.step(rng):
+            pass
 
     thread = threading.Thread(target=play)
     thread.start()
     thread.join(60)
-    head = httpx.get(f"{base}/games/{active}").json()["version"]
+    head = httpx.get(f"{base}/games/{active.game_id}").json()["version"]
     expect(page.locator("#version")).to_have_text(str(head), timeout=15_000)
     expect(page.locator("#status")).to_contain_text("finished")
     expect(page.locator("#verdict")).to_have_text("— valid")
