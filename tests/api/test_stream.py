@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from uuid import UUID
 
 import httpx
 import pytest
+from litestar.response import ServerSentEventMessage
 
+from service import streams
 from service.settings import Settings
+from tests.client import Api
 from tests.servers import running_server
 
 
@@ -179,3 +184,25 @@ def test_a_stream_on_one_server_sees_writes_made_through_another(store) -> None:
         head = http.get(f"/games/{game_id}").json()["version"]
     assert follower.ended
     assert [e["version"] for e in follower.events] == list(range(1, head + 1))
+
+
+def test_idle_streams_get_keep_alive_pings(api: Api, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(streams, "PING_SECONDS", 0.2)
+    monkeypatch.setattr(streams, "POLL_SECONDS", 0.05)
+    game_id = api.started(2)
+    head = api.view(game_id)["version"]
+
+    async def collect() -> list[ServerSentEventMessage]:
+        messages = []
+        stream = streams.game_stream(api.ledger, None, UUID(game_id), 0)
+        async for message in stream:
+            messages.append(message)
+            if message.comment == "ping":
+                break
+        await stream.aclose()
+        return messages
+
+    messages = asyncio.run(asyncio.wait_for(collect(), 10))
+    assert [m.id for m in messages if m.event == "event"] == list(range(1, head + 1))
+    assert messages[-1].comment == "ping" and messages[-1].data is None
+    assert b": ping" in messages[-1].encode()
