@@ -32,7 +32,6 @@ from domain.variant import Outcome, Turn, Variant
 from domain.variants import variant_by_id
 
 MAX_CLIENT_SEED = 128
-MAX_NAME = 64
 
 
 class SeatInfo(msgspec.Struct, frozen=True, kw_only=True):

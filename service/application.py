@@ -55,7 +55,6 @@ from service.tickets import StreamTicket, TicketBook
 MAX_ATTEMPTS = 8
 LOBBY_LIMIT = 500
 MAX_NAME = 64
-MAX_IDEMPOTENCY_KEY = 128
 
 
 def clean_name(name: str) -> str:

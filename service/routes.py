@@ -45,6 +45,7 @@ IdempotencyKey = Annotated[str | None, HeaderParameter(name="Idempotency-Key", r
 IfMatch = Annotated[str | None, HeaderParameter(name="If-Match", required=False)]
 GAME_STATUSES = ("waiting", "active", "finished", "cancelled")
 MAX_PAGE = 500
+MAX_IDEMPOTENCY_KEY = 128
 MAX_FRAMES = 200
 
 
@@ -79,9 +80,11 @@ def idempotency(
 ) -> Idempotency | None:
     if key is None:
         return None
-    if not 1 <= len(key) <= 128 or not key.isprintable():
+    if not 1 <= len(key) <= MAX_IDEMPOTENCY_KEY or not key.isprintable():
         raise ApiError(
-            400, "invalid_idempotency_key", "Idempotency-Key is 1 to 128 printable characters"
+            400,
+            "invalid_idempotency_key",
+            f"Idempotency-Key is 1 to {MAX_IDEMPOTENCY_KEY} printable characters",
         )
     return Idempotency(key=key, digest=request_digest(request.method, request.url.path, body))
 

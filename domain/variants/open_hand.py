@@ -16,7 +16,6 @@ from domain.turns import Play, TrickRecord, first_eligible, next_in_trick, right
 from domain.variant import Outcome, ScoreRow, Turn, Variant
 
 HAND_SIZE = 5
-TRICKS = HAND_SIZE
 SUIT_ORDER = ("D", "C", "H", "S")  # ties of rank: spades highest, diamonds lowest
 
 

@@ -8,7 +8,7 @@ import msgspec
 
 from domain.cards import without
 from domain.events import Event, HandDealt, PlayerLeft, TrickWon
-from domain.turns import rotation
+from domain.turns import left_of, rotation
 from domain.variant import ScoreRow
 from domain.variants.double_heartbeat.combinations import Combination, Kind
 from domain.variants.double_heartbeat.messages import (
@@ -100,7 +100,7 @@ class DoubleHeartbeatTable(msgspec.Struct, frozen=True, kw_only=True):
 
     def next_active(self, after: int) -> int | None:
         """The first active seat after ``after`` in turn order (``after`` itself last)."""
-        order = rotation((after + 1) % self.seat_count, self.seat_count)
+        order = rotation(left_of(after, self.seat_count), self.seat_count)
         return next((seat for seat in order if self.active(seat)), None)
 
     def alliance_open(self) -> bool:

@@ -8,7 +8,7 @@ import msgspec
 
 from domain.cards import CLIMBING_ORDER, rank, standard_deck, without
 from domain.events import CardPlayed, Event, HandDealt, PlayerLeft
-from domain.turns import first_eligible, rotation
+from domain.turns import first_eligible, left_of, rotation
 from domain.variants.one_up_one_down.messages import (
     CardDrawn,
     CardPlayedFaceDown,
@@ -117,7 +117,7 @@ class OneUpOneDownTable(msgspec.Struct, frozen=True, kw_only=True):
         """Seats that may answer the open window, in turn order after its player."""
         if self.window is None:
             return ()
-        start = (self.window.seat + 1) % self.seat_count
+        start = left_of(self.window.seat, self.seat_count)
         return tuple(
             seat
             for seat in rotation(start, self.seat_count)
@@ -203,7 +203,7 @@ def evolve(table: OneUpOneDownTable, event: Event) -> OneUpOneDownTable:
                 table,
                 target=rank(event.card),
                 face_down_next=True,
-                turn=(event.seat + 1) % table.seat_count,
+                turn=left_of(event.seat, table.seat_count),
             )
         case CardPlayedFaceDown():
             card = PileCard(
@@ -232,7 +232,7 @@ def evolve(table: OneUpOneDownTable, event: Event) -> OneUpOneDownTable:
                 window=None,
                 target=event.declared,
                 face_down_next=False,
-                turn=(table.window.seat + 1) % table.seat_count,
+                turn=left_of(table.window.seat, table.seat_count),
             )
         case ChallengeResolved():
             last = replace(table.pile[-1], revealed=True)
