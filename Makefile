@@ -8,7 +8,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 
 .DEFAULT_GOAL := help
-.PHONY: help install run test check lint format typecheck pytest openapi bench browser golden clean
+.PHONY: help install run test check lint format typecheck pytest openapi bench browser golden soak clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | expand -t 18
@@ -52,6 +52,9 @@ openapi: $(INSTALLED) ## regenerate openapi/openapi.json from the app
 
 bench: $(INSTALLED) ## benchmarks, printed as ratios to a baseline measured in the same run
 	$(VENV)/bin/cardledger bench
+
+soak: $(INSTALLED) ## long random runs: 20 times the property tests' games (about an hour)
+	CARDLEDGER_PLAYOUTS=20000 $(PY) -m pytest -q -p no:cacheprovider tests/property
 
 golden: $(INSTALLED) ## rewrite tests/golden/ from the scripted games (review the diff!)
 	$(PY) -m tests.golden
