@@ -53,7 +53,7 @@ openapi: $(INSTALLED) ## regenerate openapi/openapi.json from the app
 bench: $(INSTALLED) ## benchmarks, printed as ratios to a baseline measured in the same run
 	$(VENV)/bin/cardledger bench
 
-soak: $(INSTALLED) ## long random runs: 20 times the property tests' games (about an hour)
+soak: $(INSTALLED) ## long random runs: 20 times the property tests' games (tens of minutes)
 	CARDLEDGER_PLAYOUTS=20000 $(PY) -m pytest -q -p no:cacheprovider tests/property
 
 golden: $(INSTALLED) ## rewrite tests/golden/ from the scripted games (review the diff!)
