@@ -26,6 +26,7 @@ from domain.perspective import Perspective
 from domain.variant import Turn
 from domain.variants import VARIANTS
 from domain.variants.double_heartbeat.choices import representatives
+from projections.audit import audit
 from projections.replay import frames
 from service.application import Cardledger
 from service.auth import Principal
@@ -103,6 +104,15 @@ def replay_last_frame(aggregate: GameAggregate) -> Callable[[], None]:
 
     def run() -> None:
         list(frames(recorded, Perspective(seat=0), last, last))
+
+    return run
+
+
+def whole_audit(aggregate: GameAggregate) -> Callable[[], None]:
+    recorded: list[Recorded] = list(aggregate.pending_events)  # type: ignore[arg-type]
+
+    def run() -> None:
+        audit(str(aggregate.id), recorded)
 
     return run
 
@@ -185,6 +195,11 @@ def main(repeats: int = 5) -> int:
         (
             f"replay: last frame of that match ({hearts.version} events), seat view",
             replay_last_frame(hearts),
+            repeats,
+        ),
+        (
+            "audit: that whole match (chain, seed, every decision re-run)",
+            whole_audit(hearts),
             repeats,
         ),
         ("store: 100 Open Hand commands on SQLite", commands_through_the_store(100), 3),
