@@ -55,6 +55,7 @@ from service.tickets import StreamTicket, TicketBook
 MAX_ATTEMPTS = 8
 LOBBY_LIMIT = 500
 MAX_NAME = 64
+PLAYER_CACHE = 10_000
 
 
 def clean_name(name: str) -> str:
@@ -105,6 +106,8 @@ class Cardledger:
         if record is None or not isinstance(record.payload, PlayerRegistered):
             raise unauthorized("unknown or revoked token")
         principal = Principal(player_id=str(record.id), name=record.payload.name)
+        if len(self._players) >= PLAYER_CACHE:
+            self._players.clear()  # players never change: forgetting them only costs a lookup
         self._players[digest] = principal
         return principal
 
