@@ -9,14 +9,28 @@ from litestar import Litestar
 from litestar._openapi.plugin import OpenAPIPlugin
 
 from domain.commands import COMMON_COMMANDS
+from domain.game import MAX_CLIENT_SEED
 from domain.variants import VARIANTS
 from service.api import CreateGame, CreatePlayer, JoinGame
+from service.application import MAX_NAME
 
 REF = "#/components/schemas/{name}"
+CARD_PATTERN = r"^((10|[2-9JQKA])[SHDC]|BJ|RJ)$"
+SSE_EVENT: dict[str, Any] = {
+    "description": "`event: event` (data: an EventOut, id: its version), `event: view` (data: a"
+    " View), `event: end` (data: the final status), and `: ping` comments.",
+    "type": "object",
+    "properties": {
+        "event": {"type": "string"},
+        "id": {"type": "string"},
+        "data": {"type": "string"},
+    },
+}
 PROBLEM_SCHEMA: dict[str, Any] = {
     "title": "Problem",
     "description": "RFC 9457 problem details; `code` is stable and machine-readable.",
     "type": "object",
+    "additionalProperties": True,  # extension members, e.g. the current `version` on a 412
     "properties": {
         "type": {"type": "string"},
         "title": {"type": "string"},
@@ -48,6 +62,7 @@ def command_unions() -> dict[str, Any]:
 def refine_openapi(app: Litestar) -> None:
     schema = app.plugins.get(OpenAPIPlugin).provide_openapi_schema()
     components = schema.setdefault("components", {}).setdefault("schemas", {})
+    paths = schema.get("paths", {})
     unions = command_unions()
     bodies = {"registerPlayer": CreatePlayer, "createGame": CreateGame, "joinGame": JoinGame}
     types = [*bodies.values(), *unions.values()]
@@ -56,41 +71,80 @@ def refine_openapi(app: Litestar) -> None:
     named = dict(zip([*bodies, *unions], generated, strict=True))
     for name in unions:
         union = dict(named[name])
-        union["oneOf"] = union.pop("anyOf")  # the tags are exclusive
+        union["oneOf"] = union.pop("anyOf")  # within a variant the tags are exclusive
         components[name] = union
     components["Problem"] = PROBLEM_SCHEMA
     components["Command"] = {
         "description": "A command; which ones a game accepts depends on its variant.",
-        "oneOf": [{"$ref": REF.format(name=name)} for name in unions],
+        # anyOf: the common commands (vote_cancel, leave) belong to every variant's union.
+        "anyOf": [{"$ref": REF.format(name=name)} for name in unions],
     }
     if "View" in components:
         components["View"]["properties"]["legal_commands"] = {
             "type": "array",
             "items": {"$ref": REF.format(name="Command")},
         }
-    for path_item in schema.get("paths", {}).values():
-        for operation in path_item.values():
-            if not isinstance(operation, dict):
-                continue
-            responses = operation.setdefault("responses", {})
-            responses.pop("400", None)
-            responses["4XX"] = PROBLEM_RESPONSE
-            operation_id = operation.get("operationId")
-            if operation_id in bodies:
-                body_schema = named[operation_id]
-            elif operation_id == "sendCommand":
-                body_schema = {"$ref": REF.format(name="Command")}
-            else:
-                continue
+    request_bodies = {name: named[name] for name in bodies}
+    request_bodies["sendCommand"] = {"$ref": REF.format(name="Command")}
+    for operation in _operations(paths):
+        responses = operation.setdefault("responses", {})
+        responses.pop("400", None)
+        responses["4XX"] = PROBLEM_RESPONSE
+        body_schema = request_bodies.get(str(operation.get("operationId")))
+        if body_schema is not None:
             operation["requestBody"] = {
-                "required": operation_id != "joinGame",
+                "required": operation["operationId"] != "joinGame",
                 "content": {"application/json": {"schema": body_schema}},
             }
+    _document_constraints(components, paths)
     _forbid_unknown_fields(components)
 
 
+def _operations(paths: dict[str, Any]) -> list[dict[str, Any]]:
+    return [op for item in paths.values() for op in item.values() if isinstance(op, dict)]
+
+
+def _document_constraints(components: dict[str, Any], paths: dict[str, Any]) -> None:
+    """What the service checks itself (answering with a coded error), written into the schema."""
+    variants = sorted(VARIANTS)
+    components["CreatePlayer"]["properties"]["name"].update(minLength=1, maxLength=MAX_NAME)
+    create = components["CreateGame"]["properties"]
+    create["variant"]["enum"] = variants
+    create["seats"].update(
+        minimum=min(v.min_seats for v in VARIANTS.values()),
+        maximum=max(v.max_seats for v in VARIANTS.values()),
+    )
+    for body in ("CreateGame", "JoinGame"):
+        components[body]["properties"]["client_seed"]["maxLength"] = MAX_CLIENT_SEED
+    for component in components.values():
+        properties = component.get("properties", {}) if isinstance(component, dict) else {}
+        if "card" in properties and properties["card"].get("type") == "string":
+            properties["card"]["pattern"] = CARD_PATTERN
+        if "cards" in properties and properties["cards"].get("type") == "array":
+            properties["cards"]["items"]["pattern"] = CARD_PATTERN
+    parameters: dict[tuple[str, str], dict[str, Any]] = {
+        ("listGames", "status"): {"enum": ["waiting", "active", "finished", "cancelled"]},
+        ("listGames", "variant"): {"enum": variants},
+        ("getLeaderboard", "variant"): {"enum": variants},
+        ("replayGame", "perspective"): {"pattern": r"^(public|full|seat:[0-9]+)$"},
+    }
+    headers: dict[str, dict[str, Any]] = {
+        "Idempotency-Key": {"minLength": 1, "maxLength": 128},
+        "If-Match": {"pattern": r'^(W/)?"?[0-9]+"?$'},
+    }
+    for operation in _operations(paths):
+        for parameter in operation.get("parameters", []):
+            extra = parameters.get((str(operation.get("operationId")), str(parameter["name"])))
+            if extra is None and parameter["in"] == "header":
+                extra = headers.get(parameter["name"])
+            if extra:
+                parameter["schema"] = {"type": "string", **extra}
+        if operation.get("operationId") == "streamGame":
+            operation["responses"]["200"]["content"] = {"text/event-stream": {"schema": SSE_EVENT}}
+
+
 def _forbid_unknown_fields(components: dict[str, Any]) -> None:
-    """msgspec marks closed objects; make sure every request schema says so."""
+    """msgspec marks closed objects; make sure every object schema says whether it is closed."""
     for component in components.values():
         if (
             isinstance(component, dict)

@@ -35,7 +35,12 @@ HTTP_CODES = {
 
 
 def problem(
-    request: Request[Any, Any, Any], status: int, code: str, detail: str, **extra: Any
+    request: Request[Any, Any, Any],
+    status: int,
+    code: str,
+    detail: str,
+    headers: dict[str, str] | None = None,
+    **extra: Any,
 ) -> Response[Any]:
     body = {
         "type": f"urn:cardledger:problem:{code}",
@@ -46,7 +51,7 @@ def problem(
         "instance": request.url.path,
         **extra,
     }
-    headers = {"WWW-Authenticate": "Bearer"} if status == 401 else None
+    headers = {**(headers or {}), **({"WWW-Authenticate": "Bearer"} if status == 401 else {})}
     return Response(body, status_code=status, media_type=PROBLEM_JSON, headers=headers)
 
 
@@ -69,7 +74,7 @@ def on_http_exception(request: Request[Any, Any, Any], error: HTTPException) -> 
     status = error.status_code
     code = HTTP_CODES.get(status, "http_error" if status < 500 else "internal_error")
     detail = str(error.detail) if status < 500 else "internal error"
-    return problem(request, status, code, detail)
+    return problem(request, status, code, detail, headers=dict(error.headers or {}))  # e.g. Allow
 
 
 def on_unexpected(request: Request[Any, Any, Any], error: Exception) -> Response[Any]:
