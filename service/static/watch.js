@@ -59,12 +59,25 @@ function handElement(cards, size) {
   return hand;
 }
 
+// An array with one list per seat (hands played, cards taken...) is shown seat by seat.
+function perSeat(value) {
+  const seats = state.summary ? state.summary.seat_count : 0;
+  return seats > 1 && value.length === seats && value.every(Array.isArray) && value.flat().some(isCard);
+}
+
 function valueElement(value) {
   const span = document.createElement("span");
   if (value === null || value === undefined) {
     span.textContent = "—";
   } else if (isCard(value)) {
     span.appendChild(cardElement(value, true));
+  } else if (Array.isArray(value) && perSeat(value)) {
+    value.forEach((item, seat) => {
+      const part = document.createElement("div");
+      part.append(`${who(seat)}: `);
+      part.appendChild(valueElement(item));
+      span.appendChild(part);
+    });
   } else if (Array.isArray(value)) {
     if (!value.length) span.textContent = "—";
     value.forEach((item) => {
