@@ -189,6 +189,11 @@ class ReadModels:
             rows = cursor.fetchall()
         return [msgspec.json.decode(row["entry"], type=LobbyEntry) for row in rows]
 
+    def game_ids(self, *, status: str) -> list[UUID]:
+        with self._transaction(commit=False) as cursor:
+            cursor.execute(self._sql("SELECT game_id FROM {games} WHERE status = {p}"), (status,))
+            return [UUID(row["game_id"]) for row in cursor.fetchall()]
+
     def scoreboard(self, game_id: UUID) -> Scoreboard | None:
         with self._transaction(commit=False) as cursor:
             cursor.execute(

@@ -26,7 +26,7 @@ class DeadlineWatcher:
     def __init__(self, ledger: Cardledger, *, interval: float = 0.1) -> None:
         self.ledger = ledger
         self.interval = interval
-        self.position = 0
+        self.position: int | None = None  # None until started from the read models
         self.deadlines: dict[UUID, datetime] = {}
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -61,7 +61,18 @@ class DeadlineWatcher:
             self._refresh(game_id)
         return len(due)
 
+    def _start(self) -> int:
+        """Begin where the read models stand, with the games they list as running, rather
+        than reading the whole history; whatever came after is followed from the log."""
+        read_models = self.ledger.read_models
+        position = read_models.position()
+        for game_id in read_models.game_ids(status="active"):
+            self._refresh(game_id)
+        return position
+
     def _catch_up(self) -> None:
+        if self.position is None:
+            self.position = self._start()
         recorder = self.ledger.store.recorder
         touched: dict[UUID, bool] = {}
         while True:

@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import time
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+from uuid import UUID
 
 import httpx
 
+from service.application import Cardledger
+from service.auth import Principal
 from service.settings import Settings
+from service.timers import DeadlineWatcher
 from tests.servers import running_server
 
 ATTEMPTS = 40  # each new game opens on Pressure with probability 1/4
@@ -66,3 +70,44 @@ def test_two_servers_apply_a_pressure_timeout_once_and_on_time(
             for e in http.get(f"/games/{game_id}/events", params={"limit": 500}).json()["events"]
         ]
         assert versions == list(range(1, len(versions) + 1))
+
+
+def test_a_new_watcher_starts_from_the_read_models_and_applies_what_is_due(
+    settings: Settings,
+) -> None:
+    now = [datetime(2026, 11, 30, 12, 0, tzinfo=UTC)]
+    ledger = Cardledger(settings, clock=lambda: now[0])
+    try:
+        players = [ledger.register_player(name) for name in ("Ann", "Ben")]
+        who = [Principal(player_id=p.player_id, name=p.name) for p in players]
+        options = {"tempo_deck": 12, "pressure_seconds": 5}
+        for _ in range(ATTEMPTS):
+            created = ledger.create_game(
+                who[0],
+                variant="heartbeat",
+                seats=2,
+                options=options,
+                client_seed="",
+                idempotency=None,
+            )
+            game_id = UUID(created.game_id)
+            view = ledger.join_game(who[1], game_id, client_seed="", idempotency=None).view
+            if view.deadline is not None:
+                break
+        else:
+            raise AssertionError("no game opened on a Pressure round")
+        ledger.read_models.catch_up()
+        watcher = DeadlineWatcher(ledger)
+        assert watcher.step() == 0
+        assert watcher.position == ledger.store.recorder.max_notification_id()
+        assert watcher.deadlines[game_id] == view.deadline
+        now[0] = view.deadline
+        assert watcher.step() == 1
+        timed_out = [
+            e
+            for e in ledger.events(None, game_id, after=0, limit=500).events
+            if e.type == "ChoiceTimedOut"
+        ]
+        assert len(timed_out) == 1 and timed_out[0].timestamp == view.deadline
+    finally:
+        ledger.close()
