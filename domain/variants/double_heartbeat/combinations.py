@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from typing import Literal
+from typing import Literal, get_args
 
 import msgspec
 
@@ -30,18 +30,7 @@ Kind = Literal[
     "bomb",
     "straight_flush",
 ]
-KINDS: tuple[Kind, ...] = (
-    "single",
-    "pair",
-    "triple",
-    "triple_pair",
-    "straight",
-    "consecutive_pairs",
-    "airplane",
-    "airplane_pairs",
-    "bomb",
-    "straight_flush",
-)
+KINDS: tuple[Kind, ...] = get_args(Kind)
 SEQUENCE_KINDS: frozenset[Kind] = frozenset(
     ("straight", "consecutive_pairs", "airplane", "airplane_pairs", "straight_flush")
 )
