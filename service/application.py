@@ -155,6 +155,7 @@ class Cardledger:
         aggregate = GameAggregate.open(
             game_id, events, actor="seat:0", command_id=command_id, now=now
         )
+        recorded: list[Recorded] = list(aggregate.pending_events)  # type: ignore[arg-type]
         try:
             self._save(aggregate, player_id, "create", idempotency, from_version=0)
         except IntegrityError:
@@ -163,7 +164,7 @@ class Cardledger:
             replayed = self._replay(player_id, "create", idempotency)
             assert replayed is not None
             return replayed
-        return self._result(aggregate, 0, Perspective(seat=0))
+        return self._result(aggregate, recorded, Perspective(seat=0))
 
     def join_game(
         self,
@@ -175,8 +176,8 @@ class Cardledger:
     ) -> CommandResult:
         player_id = self._player_id(principal)
 
-        def decide(aggregate: GameAggregate) -> None:
-            aggregate.join(
+        def decide(aggregate: GameAggregate) -> list[Recorded]:
+            return aggregate.join(
                 player_id=player_id,
                 name=principal.name,
                 client_seed=client_seed,
@@ -198,12 +199,12 @@ class Cardledger:
         player_id = self._player_id(principal)
         command: Command | None = None
 
-        def decide(aggregate: GameAggregate) -> None:
+        def decide(aggregate: GameAggregate) -> list[Recorded]:
             nonlocal command
             if command is None:
                 rules = aggregate.state.rules
                 command = parse_command((*COMMON_COMMANDS, *rules.commands), body)
-            aggregate.act(
+            return aggregate.act(
                 player_id=player_id, command=command, command_id=uuid.uuid4().hex, now=self.clock()
             )
 
@@ -214,8 +215,8 @@ class Cardledger:
     ) -> CommandResult:
         by = "admin" if principal.admin else "creator"
 
-        def decide(aggregate: GameAggregate) -> None:
-            aggregate.cancel(
+        def decide(aggregate: GameAggregate) -> list[Recorded]:
+            return aggregate.cancel(
                 by=by, player_id=principal.player_id, command_id=uuid.uuid4().hex, now=self.clock()
             )
 
@@ -224,8 +225,8 @@ class Cardledger:
     def expire(self, game_id: UUID) -> int:
         """Apply the game's deadline if it has passed; returns the number of events written."""
 
-        def decide(aggregate: GameAggregate) -> None:
-            aggregate.expire(command_id=uuid.uuid4().hex, now=self.clock())
+        def decide(aggregate: GameAggregate) -> list[Recorded]:
+            return aggregate.expire(command_id=uuid.uuid4().hex, now=self.clock())
 
         return len(self._execute(ADMIN, game_id, decide, idempotency=None, if_match=None).events)
 
@@ -237,7 +238,7 @@ class Cardledger:
         self,
         principal: Principal,
         game_id: UUID,
-        decide: Callable[[GameAggregate], None],
+        decide: Callable[[GameAggregate], list[Recorded]],
         *,
         idempotency: Idempotency | None,
         if_match: int | None,
@@ -259,18 +260,13 @@ class Cardledger:
                     version=aggregate.version,
                 )
             from_version = aggregate.version
-            decide(aggregate)
-            if aggregate.version == from_version:
-                return self._result(
-                    aggregate, from_version, viewer_perspective(aggregate.state, principal)
-                )
-            try:
-                self._save(aggregate, actor_id, scope, idempotency, from_version=from_version)
-            except IntegrityError:
-                continue
-            return self._result(
-                aggregate, from_version, viewer_perspective(aggregate.state, principal)
-            )
+            recorded = decide(aggregate)
+            if recorded:
+                try:
+                    self._save(aggregate, actor_id, scope, idempotency, from_version=from_version)
+                except IntegrityError:
+                    continue
+            return self._result(aggregate, recorded, viewer_perspective(aggregate.state, principal))
         raise ApiError(503, "too_much_contention", "the game changed too often; try again")
 
     def _save(
@@ -314,14 +310,13 @@ class Cardledger:
             game_id, version=receipt.to_version, projector_func=project
         )
         principal = ADMIN if actor_id == "admin" else Principal(player_id=actor_id, name="")
-        return self._result(
-            aggregate, receipt.from_version, viewer_perspective(aggregate.state, principal)
-        )
+        recorded = self._recorded(game_id, receipt.from_version, receipt.to_version)
+        return self._result(aggregate, recorded, viewer_perspective(aggregate.state, principal))
 
     def _result(
-        self, aggregate: GameAggregate, from_version: int, perspective: Perspective
+        self, aggregate: GameAggregate, recorded: list[Recorded], perspective: Perspective
     ) -> CommandResult:
-        recorded = self._recorded(aggregate.id, from_version, aggregate.version)
+        """The answer to a command: the events it recorded and the view after them."""
         return CommandResult(
             game_id=str(aggregate.id),
             version=aggregate.version,
