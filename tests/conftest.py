@@ -7,6 +7,7 @@ import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
+import msgspec
 import psycopg
 import pytest
 from litestar.testing import TestClient
@@ -73,4 +74,13 @@ def ledger(settings: Settings) -> Iterator[Cardledger]:
 @pytest.fixture
 def api(settings: Settings, ledger: Cardledger) -> Iterator[Api]:
     with TestClient(create_app(settings, ledger)) as client:
+        yield Api(client, ledger)
+
+
+@pytest.fixture
+def quiet_api(settings: Settings) -> Iterator[Api]:
+    """An app whose read models move only when the test says so (CARDLEDGER_PROJECTOR=external)."""
+    quiet = msgspec.structs.replace(settings, projector="external")
+    ledger = Cardledger(quiet)
+    with TestClient(create_app(quiet, ledger)) as client:
         yield Api(client, ledger)

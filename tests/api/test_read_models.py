@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import threading
 
-from service.application import Cardledger
+import pytest
+
 from service.cli import main
 from service.read_models import ReadModels
+from service.settings import Settings
+from service.store import GAME_EVENT_TYPES
 from tests.client import Api
 
 
@@ -67,39 +70,56 @@ def test_scoreboard_is_served_from_the_read_model(api: Api) -> None:
     assert (missing.status_code, missing.json()["code"]) == (404, "game_not_found")
 
 
-def test_rebuild_from_position_zero_gives_identical_read_models(api: Api) -> None:
+def test_rebuild_from_position_zero_gives_identical_read_models(quiet_api: Api) -> None:
+    api = quiet_api
     finished_games(api, 2)
     api.started(2)
     api.create(2)
+    models = api.ledger.read_models
+    models.catch_up()
     before = snapshot(api)
-    api.ledger.read_models.rebuild()  # the API's own runner may race it: same result either way
+    models.reset()
+    assert models.position() == 0
+    assert snapshot(api) != before
+    models.catch_up()
     assert snapshot(api) == before
 
 
-def test_racing_runners_count_exactly_once(api: Api, ledger: Cardledger) -> None:
+def test_racing_runners_count_exactly_once(quiet_api: Api) -> None:
+    api = quiet_api
     finished_games(api, 2)
-    expected = api.client.get("/leaderboard?variant=open-hand").json()
-    # Start over with four more runners racing the API's own over the same log.
-    runners = [ReadModels(ledger.store, ledger.load) for _ in range(4)]
+    api.ledger.read_models.catch_up()
+    expected = snapshot(api)
+    runners = [ReadModels(api.ledger.store, api.ledger.load) for _ in range(4)]
     runners[0].reset()
     threads = [threading.Thread(target=runner.catch_up) for runner in runners]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join(30)
-    assert api.client.get("/leaderboard?variant=open-hand").json() == expected
+    assert snapshot(api) == expected
 
 
 def test_the_projector_command_rebuilds_in_its_own_process(
-    api: Api, settings, monkeypatch, capsys
+    quiet_api: Api,
+    settings: Settings,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
+    api = quiet_api
     finished_games(api, 1)
+    api.ledger.read_models.catch_up()
     before = snapshot(api)
+    api.ledger.read_models.reset()
     monkeypatch.setenv("CARDLEDGER_DATA_DIR", str(settings.data_dir))
     if settings.database_url:
         monkeypatch.setenv("CARDLEDGER_DATABASE_URL", settings.database_url)
     else:
         monkeypatch.delenv("CARDLEDGER_DATABASE_URL", raising=False)
     assert main(["project", "--rebuild", "--once"]) == 0
-    assert "rebuilt from position 0" in capsys.readouterr().out
+    applied = int(capsys.readouterr().out.split("rebuilt from position 0: ")[1].split()[0])
+    game_events = api.ledger.store.recorder.select_notifications(
+        0, 10_000, topics=tuple(GAME_EVENT_TYPES), inclusive_of_start=False
+    )
+    assert applied == len(game_events)
     assert snapshot(api) == before
