@@ -8,6 +8,15 @@ from litestar.testing import TestClient
 
 from service.application import Cardledger
 
+# A short game of every variant (seats, options): whole games over the API in a few seconds.
+SHORT_GAMES: dict[str, tuple[int, dict[str, Any]]] = {
+    "open-hand": (4, {}),
+    "heartbeat": (3, {"pressure_seconds": 10}),
+    "one-up-one-down": (3, {"max_plays": 60, "challenge_seconds": 0}),
+    "cancellation-hearts": (6, {"target": 50}),
+    "double-heartbeat": (3, {"hands": 1}),
+}
+
 
 class Api:
     """A thin test client that knows the players it registered."""

@@ -90,6 +90,20 @@ def play(
         done += 1
 
 
+def follow_whole_game(reader: str, http: httpx.Client) -> tuple[Follower, int]:
+    """A spectator follows a new game from its first event while it is played through ``http``;
+    returns the follower once the stream has ended, and the game's last version."""
+    game_id, auth = setup_game(http)
+    follower = Follower(f"{reader}/games/{game_id}/stream")
+    follower.start()
+    follower.ready.wait(10)
+    for seat in (1, 2):
+        http.post(f"/games/{game_id}/join", headers=auth[seat])
+    play(http, game_id, auth)
+    follower.join(30)
+    return follower, http.get(f"/games/{game_id}").json()["version"]
+
+
 @pytest.fixture
 def store(settings: Settings, tmp_path: Path) -> tuple[Settings, Path]:
     return Settings(
@@ -99,15 +113,7 @@ def store(settings: Settings, tmp_path: Path) -> tuple[Settings, Path]:
 
 def test_a_spectator_follows_a_whole_game_in_order(store) -> None:
     with running_server(*store) as base, httpx.Client(base_url=base, timeout=10) as http:
-        game_id, auth = setup_game(http)
-        follower = Follower(f"{base}/games/{game_id}/stream")
-        follower.start()
-        follower.ready.wait(10)
-        for seat in (1, 2):
-            http.post(f"/games/{game_id}/join", headers=auth[seat])
-        play(http, game_id, auth)
-        follower.join(20)
-        head = http.get(f"/games/{game_id}").json()["version"]
+        follower, head = follow_whole_game(base, http)
         assert follower.ended
         assert [e["version"] for e in follower.events] == list(range(1, head + 1))
         assert follower.views[-1]["status"] == "finished"
@@ -173,15 +179,7 @@ def test_a_stream_on_one_server_sees_writes_made_through_another(store) -> None:
         running_server(settings, data_dir) as writer,
         httpx.Client(base_url=writer, timeout=10) as http,
     ):
-        game_id, auth = setup_game(http)
-        follower = Follower(f"{reader}/games/{game_id}/stream")
-        follower.start()
-        follower.ready.wait(10)
-        for seat in (1, 2):
-            http.post(f"/games/{game_id}/join", headers=auth[seat])
-        play(http, game_id, auth)
-        follower.join(30)
-        head = http.get(f"/games/{game_id}").json()["version"]
+        follower, head = follow_whole_game(reader, http)
     assert follower.ended
     assert [e["version"] for e in follower.events] == list(range(1, head + 1))
 

@@ -21,14 +21,8 @@ from service.cli import main
 from service.settings import Settings
 from service.simulate import Table
 from tests.audit.test_verify import rehash
+from tests.client import SHORT_GAMES
 
-GAMES = {
-    "open-hand": (3, {}),
-    "heartbeat": (3, {"tempo_deck": 8}),
-    "one-up-one-down": (2, {"max_plays": 40, "challenge_seconds": 0}),
-    "cancellation-hearts": (6, {"target": 50}),
-    "double-heartbeat": (3, {"hands": 1}),
-}
 CARD = re.compile(r"^(10|[2-9JQKA])[SHDC]$")
 
 
@@ -70,11 +64,11 @@ def first_card(value: Any) -> tuple[list[Any] | dict[str, Any], Any] | None:
     return None
 
 
-@pytest.mark.parametrize("variant", sorted(GAMES))
+@pytest.mark.parametrize("variant", sorted(SHORT_GAMES))
 def test_export_verify_and_catch_tampering(
     client: TestClient[Any], tmp_path: Path, variant: str
 ) -> None:
-    seats, options = GAMES[variant]
+    seats, options = SHORT_GAMES[variant]
     table = Table(client, variant, seats, options)
     rng = random.Random(variant)
     while table.step(rng):

@@ -13,19 +13,13 @@ from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 from service.settings import Settings
 from service.simulate import Table
+from tests.client import SHORT_GAMES
 from tests.servers import running_server
 
 pytestmark = pytest.mark.browser
 
 CHROMIUM = "/usr/bin/chromium"
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
-GAMES = {
-    "open-hand": (4, {}),
-    "heartbeat": (3, {"pressure_seconds": 10}),
-    "one-up-one-down": (3, {"max_plays": 60, "challenge_seconds": 0}),
-    "cancellation-hearts": (6, {"target": 50}),
-    "double-heartbeat": (3, {"hands": 1}),
-}
 
 
 @pytest.fixture(scope="module")
@@ -41,7 +35,7 @@ def site(
     ):
         finished = {}
         rng = random.Random(8)
-        for variant, (seats, options) in GAMES.items():
+        for variant, (seats, options) in SHORT_GAMES.items():
             table = Table(http, variant, seats, options)
             while table.step(rng):
                 pass
@@ -87,7 +81,7 @@ def test_the_lobby_lists_games_by_status(site, page: Page) -> None:
     page.screenshot(path=str(ARTIFACTS / "lobby.png"), full_page=True)
 
 
-@pytest.mark.parametrize("variant", sorted(GAMES))
+@pytest.mark.parametrize("variant", sorted(SHORT_GAMES))
 def test_a_finished_game_steps_to_the_scoreboard(site, page: Page, variant: str) -> None:
     base, finished, _ = site
     game_id = finished[variant]
