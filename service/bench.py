@@ -19,7 +19,6 @@ from typing import Any
 
 import msgspec
 
-from domain import game
 from domain.aggregate import GameAggregate, Recorded
 from domain.fairness import RandomStream
 from domain.perspective import Perspective
@@ -31,6 +30,7 @@ from projections.replay import frames
 from service.application import Cardledger
 from service.auth import Principal
 from service.settings import Settings
+from service.simulate import seated_game
 
 NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
 
@@ -72,22 +72,7 @@ def rules_only_match(
 
 def played_game(variant_id: str, seats: int, options: dict[str, object]) -> GameAggregate:
     rng = random.Random(7)
-    game_id = uuid.UUID(int=rng.getrandbits(128), version=4)
-    events = game.create(
-        game_id=str(game_id),
-        variant_id=variant_id,
-        seat_count=seats,
-        options=options,
-        creator_id="p0",
-        creator_name="P0",
-        client_seed="",
-        seed=bytes(32),
-    )
-    aggregate = GameAggregate.open(game_id, events, actor="seat:0", command_id="c", now=NOW)
-    for seat in range(1, seats):
-        aggregate.join(
-            player_id=f"p{seat}", name=f"P{seat}", client_seed="", command_id="j", now=NOW
-        )
+    aggregate = seated_game(variant_id, seats, options, rng, NOW)
     moves = 0
     while aggregate.state.status == "active":
         state = aggregate.state

@@ -7,9 +7,37 @@ finished run also shows that a generic client can finish every variant.
 from __future__ import annotations
 
 import random
+import uuid
+from datetime import datetime
 from typing import Any
 
 import httpx
+
+from domain import game
+from domain.aggregate import GameAggregate
+
+
+def seated_game(
+    variant: str, seats: int, options: dict[str, Any], rng: random.Random, now: datetime
+) -> GameAggregate:
+    """A game in process, every seat taken by players p0..pN-1, its seed drawn from ``rng``."""
+    game_id = uuid.UUID(int=rng.getrandbits(128), version=4)
+    events = game.create(
+        game_id=str(game_id),
+        variant_id=variant,
+        seat_count=seats,
+        options=options,
+        creator_id="p0",
+        creator_name="P0",
+        client_seed=str(rng.random()),
+        seed=rng.randbytes(32),
+    )
+    aggregate = GameAggregate.open(game_id, events, actor="seat:0", command_id="c0", now=now)
+    for seat in range(1, seats):
+        aggregate.join(
+            player_id=f"p{seat}", name=f"P{seat}", client_seed="", command_id=f"j{seat}", now=now
+        )
+    return aggregate
 
 
 class Table:

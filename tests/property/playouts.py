@@ -4,17 +4,16 @@ from __future__ import annotations
 
 import os
 import random
-import uuid
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import msgspec
 
-from domain import game
 from domain.aggregate import GameAggregate, Recorded, project
 from domain.commands import Command, Leave, VoteCancel
 from domain.perspective import Perspective, redact
 from projections.views import view
+from service.simulate import seated_game
 from service.store import EnvelopeMapper
 
 START = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
@@ -24,28 +23,6 @@ class Playout(msgspec.Struct, kw_only=True):
     aggregate: GameAggregate
     recorded: list[Recorded]
     moves: int
-
-
-def new_game(
-    variant: str, seats: int, options: dict[str, Any], rng: random.Random
-) -> GameAggregate:
-    game_id = uuid.UUID(int=rng.getrandbits(128), version=4)
-    events = game.create(
-        game_id=str(game_id),
-        variant_id=variant,
-        seat_count=seats,
-        options=options,
-        creator_id="p0",
-        creator_name="P0",
-        client_seed=str(rng.random()),
-        seed=rng.randbytes(32),
-    )
-    aggregate = GameAggregate.open(game_id, events, actor="seat:0", command_id="c0", now=START)
-    for seat in range(1, seats):
-        aggregate.join(
-            player_id=f"p{seat}", name=f"P{seat}", client_seed="", command_id=f"j{seat}", now=START
-        )
-    return aggregate
 
 
 def choose(commands: list[Command], rng: random.Random, leave_rate: float) -> Command:
@@ -65,7 +42,7 @@ def play(
     check_step: Any = None,
     max_moves: int = 10_000,
 ) -> Playout:
-    aggregate = new_game(variant, seats, options, rng)
+    aggregate = seated_game(variant, seats, options, rng, START)
     now = START
     moves = 0
     while aggregate.state.status == "active" and moves < max_moves:
