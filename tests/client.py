@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 from typing import Any
 
 from litestar.testing import TestClient
 
+from domain.chain import PREFIX
 from service.application import Cardledger
 
 # A short game of every variant (seats, options): whole games over the API in a few seconds.
@@ -97,3 +100,19 @@ class Api:
             play = next(c for c in mine["legal_commands"] if c["type"] == "play")
             response = self.command(game_id, seat, play)
             assert response.status_code == 200, response.text
+
+
+def served_event_hash(game_id: str, event: dict[str, Any], prev_hash: str) -> str:
+    """An event's hash per docs/fairness.md, computed from its JSON as served (the spec, written
+    again independently of domain.chain)."""
+    body = {
+        "actor": event["actor"],
+        "command": event["command"],
+        "command_id": event["command_id"],
+        "game_id": game_id,
+        "payload": event["payload"],
+        "timestamp": event["timestamp"],
+        "version": event["version"],
+    }
+    canonical = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(PREFIX + prev_hash.encode() + b"\x00" + canonical.encode()).hexdigest()

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import hashlib
 
-from domain.chain import GENESIS, PREFIX, canonical
-from tests.client import Api
+from domain.chain import GENESIS
+from tests.client import Api, served_event_hash
 
 
 def test_four_players_play_open_hand_to_the_end(api: Api) -> None:
@@ -51,16 +51,7 @@ def test_every_event_links_into_the_hash_chain(api: Api) -> None:
     previous = GENESIS
     for number, event in enumerate(events, start=1):
         assert (event["version"], event["prev_hash"]) == (number, previous)
-        body = {
-            "actor": event["actor"],
-            "command_id": event["command_id"],
-            "command": event["command"],
-            "game_id": game_id,
-            "payload": event["payload"],
-            "timestamp": event["timestamp"],
-            "version": event["version"],
-        }
-        digest = hashlib.sha256(PREFIX + previous.encode() + b"\x00" + canonical(body)).hexdigest()
+        digest = served_event_hash(game_id, event, previous)
         assert digest == event["hash"], f"event {number} does not hash to its recorded hash"
         previous = event["hash"]
     assert events[-1]["type"] == "GameFinished"

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import copy
-import hashlib
 import io
 import json
 import subprocess
@@ -14,9 +13,9 @@ from typing import Any
 
 import pytest
 
-from domain.chain import GENESIS, PREFIX
+from domain.chain import GENESIS
 from service.cli import main
-from tests.client import Api
+from tests.client import Api, served_event_hash
 
 
 def rehash(bundle: dict[str, Any]) -> dict[str, Any]:
@@ -25,19 +24,7 @@ def rehash(bundle: dict[str, Any]) -> dict[str, Any]:
     for version, event in enumerate(bundle["events"], start=1):
         event["version"] = version
         event["prev_hash"] = previous
-        body = {
-            "actor": event["actor"],
-            "command": event["command"],
-            "command_id": event["command_id"],
-            "game_id": bundle["game_id"],
-            "payload": event["payload"],
-            "timestamp": event["timestamp"],
-            "version": version,
-        }
-        canonical = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-        event["hash"] = previous = hashlib.sha256(
-            PREFIX + previous.encode() + b"\x00" + canonical.encode()
-        ).hexdigest()
+        event["hash"] = previous = served_event_hash(bundle["game_id"], event, previous)
     return bundle
 
 
