@@ -27,19 +27,13 @@ from projections.replay import frames
 from projections.scoreboard import Scoreboard
 from projections.views import View, view
 from service.auth import ADMIN, Principal, is_admin_token, new_token, token_hash
+from service.background.read_models import ReadModels
 from service.bundle import FORMAT as BUNDLE_FORMAT
 from service.bundle import Bundle
 from service.errors import ApiError, not_found, unauthorized
-from service.live import Wakeup
+from service.live.tickets import StreamTicket, TicketBook
+from service.live.wakeups import Wakeup
 from service.perspectives import replay_perspective, viewer_perspective
-from service.read_models import ReadModels
-from service.records import (
-    CommandReceipt,
-    PlayerRegistered,
-    Record,
-    player_id_for,
-    receipt_id_for,
-)
 from service.results import (
     CommandResult,
     EventPage,
@@ -49,8 +43,14 @@ from service.results import (
     ReplayPage,
 )
 from service.settings import Settings
-from service.store import Store
-from service.tickets import StreamTicket, TicketBook
+from service.store.events import Store
+from service.store.records import (
+    CommandReceipt,
+    PlayerRegistered,
+    Record,
+    player_id_for,
+    receipt_id_for,
+)
 
 MAX_ATTEMPTS = 8
 LOBBY_LIMIT = 500

@@ -12,8 +12,8 @@ import psycopg
 import pytest
 from litestar.testing import TestClient
 
-from service.app import create_app
 from service.application import Cardledger
+from service.http.app import create_app
 from service.settings import Settings
 from tests.client import Api
 

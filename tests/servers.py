@@ -35,7 +35,7 @@ def running_server(settings: Settings, data_dir: Path) -> Iterator[str]:
     command = [
         sys.executable,
         "-m",
-        "service.cli",
+        "service.tools.cli",
         "serve",
         "--host",
         "127.0.0.1",

@@ -10,8 +10,8 @@ from typing import Any
 
 from litestar.testing import TestClient
 
-from service.app import create_app
 from service.application import Cardledger
+from service.http.app import create_app
 from service.settings import Settings
 from tests.client import Api
 

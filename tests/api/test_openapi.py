@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from service.app import create_app
-from service.openapi import openapi_json
+from service.http.app import create_app
+from service.http.openapi import openapi_json
 from service.settings import Settings
 
 COMMITTED = Path(__file__).resolve().parents[2] / "openapi" / "openapi.json"

@@ -6,10 +6,10 @@ import threading
 
 import pytest
 
-from service.cli import main
-from service.read_models import ReadModels
+from service.background.read_models import ReadModels
 from service.settings import Settings
-from service.store import GAME_EVENT_TYPES
+from service.store.events import GAME_EVENT_TYPES
+from service.tools.cli import main
 from tests.client import Api
 
 

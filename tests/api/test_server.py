@@ -9,8 +9,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-from service.cli import main
 from service.settings import Settings
+from service.tools.cli import main
 from tests.servers import running_server
 
 

@@ -14,7 +14,7 @@ import httpx
 import pytest
 from litestar.response import ServerSentEventMessage
 
-from service import streams
+from service.live import streams
 from service.settings import Settings
 from tests.client import Api
 from tests.servers import running_server

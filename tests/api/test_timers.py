@@ -12,8 +12,8 @@ import httpx
 
 from service.application import Cardledger
 from service.auth import Principal
+from service.background.deadlines import DeadlineWatcher
 from service.settings import Settings
-from service.timers import DeadlineWatcher
 from tests.servers import running_server
 
 ATTEMPTS = 40  # each new game opens on Pressure with probability 1/4

@@ -15,11 +15,11 @@ from typing import Any
 import pytest
 from litestar.testing import TestClient
 
-from service.app import create_app
 from service.application import Cardledger
-from service.cli import main
+from service.http.app import create_app
 from service.settings import Settings
-from service.simulate import Table
+from service.tools.cli import main
+from service.tools.simulate import Table
 from tests.audit.test_verify import rehash
 from tests.client import SHORT_GAMES
 

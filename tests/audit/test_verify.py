@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from domain.chain import GENESIS
-from service.cli import main
+from service.tools.cli import main
 from tests.client import Api, served_event_hash
 
 
@@ -81,7 +81,7 @@ def test_the_untouched_bundle_verifies_offline_with_the_console_script(
     path = tmp_path / "bundle.json"
     path.write_text(json.dumps(bundle))
     result = subprocess.run(
-        [sys.executable, "-m", "service.cli", "verify", str(path)],
+        [sys.executable, "-m", "service.tools.cli", "verify", str(path)],
         capture_output=True,
         text=True,
         check=False,

@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 from service.settings import Settings
-from service.simulate import Table
+from service.tools.simulate import Table
 from tests.client import SHORT_GAMES
 from tests.servers import running_server
 

@@ -22,11 +22,11 @@ from uuid import UUID
 import pytest
 from litestar.testing import TestClient
 
-from service.app import create_app
 from service.application import Cardledger
+from service.http.app import create_app
+from service.live.streams import game_stream
 from service.settings import Settings
-from service.simulate import Table
-from service.streams import game_stream
+from service.tools.simulate import Table
 from tests.client import SHORT_GAMES, Api
 
 CARD = re.compile(r'"((?:10|[2-9JQKA])[SHDC]|BJ|RJ)"')

@@ -13,8 +13,8 @@ from domain.aggregate import GameAggregate, Recorded, project
 from domain.commands import Command, Leave, VoteCancel
 from domain.perspective import Perspective, redact
 from projections.views import view
-from service.simulate import seated_game
-from service.store import EnvelopeMapper
+from service.store.events import EnvelopeMapper
+from service.tools.simulate import seated_game
 
 START = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
 

@@ -30,7 +30,7 @@ from projections.replay import frames
 from service.application import Cardledger
 from service.auth import Principal
 from service.settings import Settings
-from service.simulate import seated_game
+from service.tools.simulate import seated_game
 
 NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
 

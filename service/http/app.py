@@ -7,14 +7,14 @@ from litestar.datastructures import State
 from litestar.openapi import OpenAPIConfig
 
 from service.application import Cardledger
-from service.live import PostgresListener
-from service.openapi import refine_openapi
-from service.pages import PageController, static_files
-from service.problems import EXCEPTION_HANDLERS
-from service.read_models import ReadModelRunner
-from service.routes import GameController, MetaController, PlayerController
+from service.background.deadlines import DeadlineWatcher
+from service.background.read_models import ReadModelRunner
+from service.http.openapi import refine_openapi
+from service.http.pages import PageController, static_files
+from service.http.problems import EXCEPTION_HANDLERS
+from service.http.routes import GameController, MetaController, PlayerController
+from service.live.wakeups import PostgresListener
 from service.settings import Settings
-from service.timers import DeadlineWatcher
 
 API_VERSION = "0.1.0"
 

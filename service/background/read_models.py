@@ -21,7 +21,7 @@ from domain.aggregate import GameAggregate
 from domain.events import GameFinished, topic
 from projections.lobby import LeaderboardRow, LobbyEntry, Result, lobby_entry, results
 from projections.scoreboard import Scoreboard, scoreboard
-from service.store import GAME_EVENT_TYPES, Store
+from service.store.events import GAME_EVENT_TYPES, Store
 
 log = logging.getLogger("cardledger.read_models")
 BATCH = 500

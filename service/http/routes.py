@@ -15,7 +15,11 @@ from projections.audit import AuditReport
 from projections.lobby import LobbyEntry
 from projections.scoreboard import Scoreboard
 from projections.views import View
-from service.api import (
+from service.application import Cardledger
+from service.auth import Principal, bearer_token
+from service.bundle import Bundle
+from service.errors import ApiError, unauthorized
+from service.http.bodies import (
     CreateGame,
     CreatePlayer,
     Health,
@@ -25,10 +29,8 @@ from service.api import (
     decode_json,
     variant_catalog,
 )
-from service.application import Cardledger
-from service.auth import Principal, bearer_token
-from service.bundle import Bundle
-from service.errors import ApiError, unauthorized
+from service.live.streams import game_stream
+from service.live.tickets import StreamTicket
 from service.results import (
     CommandResult,
     EventPage,
@@ -38,8 +40,6 @@ from service.results import (
     ReplayPage,
     request_digest,
 )
-from service.streams import game_stream
-from service.tickets import StreamTicket
 
 IdempotencyKey = Annotated[str | None, HeaderParameter(name="Idempotency-Key", required=False)]
 IfMatch = Annotated[str | None, HeaderParameter(name="If-Match", required=False)]

@@ -20,8 +20,8 @@ from eventsourcing.persistence import IntegrityError
 
 from domain.aggregate import project
 from service.errors import ApiError
-from service.records import TICKET_KEY_ID, Record, TicketKey
-from service.store import Store
+from service.store.events import Store
+from service.store.records import TICKET_KEY_ID, Record, TicketKey
 
 TICKET_LIFETIME = timedelta(seconds=60)
 

@@ -4,7 +4,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from litestar.concurrency import set_asyncio_executor
 
-from service.app import create_app
+from service.http.app import create_app
 from service.settings import Settings
 
 settings = Settings.from_env()

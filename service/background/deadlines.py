@@ -15,7 +15,7 @@ from uuid import UUID
 from domain.events import GameCancelled, GameFinished, topic
 from service.application import Cardledger
 from service.errors import ApiError
-from service.store import GAME_EVENT_TYPES
+from service.store.events import GAME_EVENT_TYPES
 
 log = logging.getLogger("cardledger.timers")
 BATCH = 1000

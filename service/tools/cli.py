@@ -11,19 +11,19 @@ import httpx
 import uvicorn
 
 from projections.audit import audit
-from service import bench
-from service.app import create_app
 from service.application import Cardledger
+from service.background.read_models import ReadModelRunner
 from service.bundle import BundleError, read_bundle
-from service.openapi import openapi_json
-from service.read_models import ReadModelRunner
+from service.http.app import create_app
+from service.http.openapi import openapi_json
 from service.settings import Settings
-from service.simulate import simulate
+from service.tools import bench
+from service.tools.simulate import simulate
 
 
 def serve(args: argparse.Namespace) -> int:
     uvicorn.run(
-        "service.asgi:app",
+        "service.http.asgi:app",
         host=args.host,
         port=args.port,
         workers=args.workers,

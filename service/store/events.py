@@ -14,7 +14,7 @@ from eventsourcing.persistence import Mapper, StoredEvent
 from domain.aggregate import Recorded
 from domain.events import LIFECYCLE_EVENTS, Event, Secret, topic
 from domain.variants import VARIANTS
-from service.records import RECORD_TYPES, RecordPayload, Registered, record_topic
+from service.store.records import RECORD_TYPES, RecordPayload, Registered, record_topic
 
 
 class _GameWire(msgspec.Struct, frozen=True):
