@@ -139,9 +139,23 @@ def build_parser() -> argparse.ArgumentParser:
     simulate_cmd.add_argument("--seed", type=int, default=0, help="the bots' choices")
     simulate_cmd.set_defaults(run=run_simulation)
 
-    bench_cmd = commands.add_parser("bench", help="print the benchmark table")
-    bench_cmd.add_argument("--repeats", type=int, default=5)
-    bench_cmd.set_defaults(run=lambda args: bench.main(args.repeats))
+    bench_cmd = commands.add_parser(
+        "bench", help="print the benchmark table (every figure beside a same-run baseline)"
+    )
+    bench_cmd.add_argument(
+        "--only",
+        default=",".join(bench.SECTIONS),
+        help=f"comma-separated sections, of {', '.join(bench.SECTIONS)}",
+    )
+    bench_cmd.add_argument("--quick", action="store_true", help="short runs, for a smoke test")
+    bench_cmd.add_argument(
+        "--output", default="", metavar="FILE", help="also write the table into FILE (markdown)"
+    )
+    bench_cmd.set_defaults(
+        run=lambda args: bench.main(
+            [s for s in args.only.split(",") if s], quick=args.quick, output=args.output
+        )
+    )
     return parser
 
 
