@@ -51,7 +51,8 @@ openapi: $(INSTALLED) ## regenerate openapi/openapi.json from the app
 	$(VENV)/bin/cardledger openapi --output openapi/openapi.json
 
 bench: $(INSTALLED) ## benchmarks, printed as ratios to a baseline measured in the same run
-	$(VENV)/bin/cardledger bench
+	$(PY) -m pip install --quiet rlcard
+	$(VENV)/bin/cardledger bench --output docs/benchmarks.md
 
 soak: $(INSTALLED) ## long random runs: 20 times the property tests' games (tens of minutes)
 	CARDLEDGER_PLAYOUTS=20000 $(PY) -m pytest -q -p no:cacheprovider tests/property

@@ -35,7 +35,7 @@ from domain.variants.cancellation_hearts import (
     PenaltiesScored,
     TrickResolved,
 )
-from service.tools.bench.legacy import play_rules_only
+from service.tools.bench.engine import play_rules_only
 from tests.property.playouts import (
     START,
     card_tokens,
