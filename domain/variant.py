@@ -68,6 +68,9 @@ class Variant(ABC, Generic[Table, Opts]):
     options_type: ClassVar[type[msgspec.Struct]]
     commands: ClassVar[tuple[type[Command], ...]]
     events: ClassVar[tuple[type[Event], ...]]
+    deadline_events: ClassVar[tuple[type[Event], ...]] = ()
+    """Events that start a deadline, each recording it in a ``deadline`` field: the table's
+    deadline is always the one the latest of them set, or None."""
     lower_score_wins: ClassVar[bool] = False
 
     @abstractmethod

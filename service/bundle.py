@@ -11,7 +11,7 @@ import msgspec
 from domain.aggregate import Recorded
 from domain.events import Event, Secret
 from projections.events import EventOut
-from service.store.events import GAME_EVENT_TYPES
+from service.store.mapper import GAME_EVENT_TYPES
 
 FORMAT = "cardledger-bundle/v1"
 EVENT_TYPES: dict[str, type[Event]] = {

@@ -23,8 +23,9 @@ def free_port() -> int:
 
 
 @contextmanager
-def running_server(settings: Settings, data_dir: Path) -> Iterator[str]:
-    """A server process on a free port, using the settings' store; yields its base URL."""
+def running_server(settings: Settings, data_dir: Path, *, workers: int = 1) -> Iterator[str]:
+    """A server process (``workers`` of them behind one port) on a free port, using the
+    settings' store; yields its base URL."""
     port = free_port()
     env = {**os.environ, "CARDLEDGER_DATA_DIR": str(data_dir)}
     env.pop("CARDLEDGER_DATABASE_URL", None)
@@ -41,6 +42,8 @@ def running_server(settings: Settings, data_dir: Path) -> Iterator[str]:
         "127.0.0.1",
         "--port",
         str(port),
+        "--workers",
+        str(workers),
     ]
     process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     base = f"http://127.0.0.1:{port}"

@@ -1,99 +1,96 @@
 """Applies due deadlines as server events, in the background of every API process.
 
-The watcher follows the notification log, so it also sees games changed by other processes. When
-several processes race to apply the same expiry, optimistic concurrency lets exactly one write;
-the others re-decide on the new state, find nothing due and write nothing.
+The watcher learns deadlines from the events that set them, as the log follower reads them
+(whichever process wrote them), starting from the deadlines the read models list. A deadline
+that nobody needs any more (everyone chose in time) costs one look at the game when it falls
+due. When several processes race to apply one expiry, optimistic concurrency lets exactly one
+write; the others decide again on the new state, find nothing due and write nothing.
 """
 
 from __future__ import annotations
 
 import logging
 import threading
-from datetime import datetime
+from datetime import datetime, timedelta
 from uuid import UUID
 
-from domain.events import GameCancelled, GameFinished, topic
+from domain.aggregate import Recorded
+from domain.events import GameCancelled, GameFinished
+from domain.variants import deadline_started
 from service.application import Cardledger
 from service.errors import ApiError
-from service.store.events import GAME_EVENT_TYPES
 
 log = logging.getLogger("cardledger.timers")
-BATCH = 1000
-FINAL_TOPICS = frozenset({topic(GameFinished), topic(GameCancelled)})
+RETRY = timedelta(seconds=1)  # after a failed expiry (the store was away)
+LONGEST_NAP = 1.0  # seconds: the clock is re-read at least this often
 
 
 class DeadlineWatcher:
-    def __init__(self, ledger: Cardledger, *, interval: float = 0.1) -> None:
+    def __init__(self, ledger: Cardledger) -> None:
         self.ledger = ledger
-        self.interval = interval
-        self.position: int | None = None  # None until started from the read models
         self.deadlines: dict[UUID, datetime] = {}
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
+        self._changed = threading.Condition()
+        self._stop = False
+        self._thread = threading.Thread(target=self._run, name="deadline-watcher", daemon=True)
 
     def start(self) -> None:
-        self._thread = threading.Thread(target=self._run, name="deadline-watcher", daemon=True)
         self._thread.start()
 
     def stop(self) -> None:
-        self._stop.set()
-        if self._thread is not None:
+        with self._changed:
+            self._stop = True
+            self._changed.notify_all()
+        if self._thread.is_alive():
             self._thread.join(timeout=5)
 
-    def _run(self) -> None:
-        while not self._stop.is_set():
-            try:
-                self.step()
-            except Exception:
-                log.exception("deadline watcher step failed; retrying")
-            self._stop.wait(self.interval)
+    def known(self, deadlines: dict[UUID, datetime]) -> None:
+        """Deadlines already running when the follower starts (from the read models)."""
+        with self._changed:
+            self.deadlines.update(deadlines)
+            self._changed.notify_all()
+
+    def observe(self, recorded: list[Recorded]) -> None:
+        """A batch of events from the log: note the deadlines they start and the games that end."""
+        with self._changed:
+            for event in recorded:
+                deadline = deadline_started(event.payload)
+                if deadline is not None:
+                    self.deadlines[event.originator_id] = deadline
+                elif isinstance(event.payload, GameFinished | GameCancelled):
+                    self.deadlines.pop(event.originator_id, None)
+            self._changed.notify_all()
 
     def step(self) -> int:
-        """Catch up with the log, then expire what is due. Returns how many games were expired."""
-        self._catch_up()
+        """Expire every game whose deadline has passed; returns how many were looked at."""
         now = self.ledger.clock()
-        due = [game_id for game_id, deadline in self.deadlines.items() if deadline <= now]
-        for game_id in due:
+        with self._changed:
+            due = [(g, d) for g, d in self.deadlines.items() if d <= now]
+            for game_id, _ in due:
+                del self.deadlines[game_id]
+        for game_id, _ in due:
             try:
                 self.ledger.expire(game_id)
             except ApiError as error:
                 log.warning("could not expire game %s: %s", game_id, error.detail)
-            self._refresh(game_id)
+            except Exception:
+                log.exception("could not expire game %s; trying again", game_id)
+                with self._changed:
+                    self.deadlines.setdefault(game_id, self.ledger.clock() + RETRY)
         return len(due)
 
-    def _start(self) -> int:
-        """Begin where the read models stand, with the games they list as running, rather
-        than reading the whole history; whatever came after is followed from the log."""
-        read_models = self.ledger.read_models
-        position = read_models.position()
-        for game_id in read_models.game_ids(status="active"):
-            self._refresh(game_id)
-        return position
+    def _nap(self) -> float:
+        """Seconds until the next deadline (at most LONGEST_NAP)."""
+        if not self.deadlines:
+            return LONGEST_NAP
+        soonest = min(self.deadlines.values())
+        return max(0.0, min(LONGEST_NAP, (soonest - self.ledger.clock()).total_seconds()))
 
-    def _catch_up(self) -> None:
-        if self.position is None:
-            self.position = self._start()
-        recorder = self.ledger.store.recorder
-        touched: dict[UUID, bool] = {}
+    def _run(self) -> None:
         while True:
-            batch = recorder.select_notifications(
-                self.position, BATCH, topics=tuple(GAME_EVENT_TYPES), inclusive_of_start=False
-            )
-            for notification in batch:
-                game_id = UUID(str(notification.originator_id))
-                touched[game_id] = notification.topic in FINAL_TOPICS
-                self.position = notification.id
-            if len(batch) < BATCH:
-                break
-        for game_id, over in touched.items():
-            if over:
-                self.deadlines.pop(game_id, None)
-            else:
-                self._refresh(game_id)
-
-    def _refresh(self, game_id: UUID) -> None:
-        deadline = self.ledger.deadline(game_id)
-        if deadline is None:
-            self.deadlines.pop(game_id, None)
-        else:
-            self.deadlines[game_id] = deadline
+            with self._changed:
+                if self._stop:
+                    return
+                self._changed.wait(self._nap())
+                if self._stop:
+                    return
+            self.step()

@@ -2,47 +2,41 @@
 
 from __future__ import annotations
 
+import asyncio
+import secrets
+from concurrent.futures import ThreadPoolExecutor
+
 from litestar import Litestar
-from litestar.datastructures import State
+from litestar.datastructures import ResponseHeader, State
 from litestar.openapi import OpenAPIConfig
 
 from service.application import Cardledger
-from service.background.deadlines import DeadlineWatcher
-from service.background.read_models import ReadModelRunner
+from service.background.work import BackgroundWork
 from service.http.openapi import refine_openapi
 from service.http.pages import PageController, static_files
 from service.http.problems import EXCEPTION_HANDLERS
 from service.http.routes import GameController, MetaController, PlayerController
-from service.live.wakeups import PostgresListener
 from service.settings import Settings
 
 API_VERSION = "0.1.0"
+INSTANCE_HEADER = "Cardledger-Instance"
 
 
 def create_app(settings: Settings | None = None, ledger: Cardledger | None = None) -> Litestar:
     settings = settings or Settings.from_env()
     ledger = ledger or Cardledger(settings)
-    watcher = DeadlineWatcher(ledger)
-    projector = ReadModelRunner(ledger.read_models) if settings.projector == "inline" else None
-    listener = (
-        PostgresListener(settings.database_url, ledger.store.recorder.channel_name, ledger.changes)  # type: ignore[attr-defined]
-        if settings.database_url
-        else None
-    )
+    background = BackgroundWork(ledger)
 
     def start() -> None:
-        watcher.start()
-        if projector is not None:
-            projector.start()
-        if listener is not None:
-            listener.start()
+        # Blocking store calls run in these threads, sized with the connection pool. Set here,
+        # on the running loop: uvicorn's worker processes import the app inside their loop.
+        asyncio.get_running_loop().set_default_executor(
+            ThreadPoolExecutor(max_workers=settings.threads, thread_name_prefix="store")
+        )
+        background.start()
 
     def stop() -> None:
-        if projector is not None:
-            projector.stop()
-        if listener is not None:
-            listener.stop()
-        watcher.stop()
+        background.stop()
         ledger.close()
 
     app = Litestar(
@@ -56,6 +50,13 @@ def create_app(settings: Settings | None = None, ledger: Cardledger | None = Non
         exception_handlers=EXCEPTION_HANDLERS,
         request_max_body_size=settings.max_body_bytes,
         openapi_config=OpenAPIConfig(title="cardledger", version=API_VERSION),
+        response_headers=[
+            ResponseHeader(
+                name=INSTANCE_HEADER,
+                value=secrets.token_hex(4),
+                description="Which server process answered (an opaque id per process)",
+            )
+        ],
         on_startup=[start],
         on_shutdown=[stop],
         state=State({"ledger": ledger}),

@@ -11,8 +11,8 @@ from litestar._openapi.plugin import OpenAPIPlugin
 from domain.commands import COMMON_COMMANDS
 from domain.game import MAX_CLIENT_SEED
 from domain.variants import VARIANTS
-from service.application import MAX_NAME
 from service.http.bodies import CreateGame, CreatePlayer, JoinGame
+from service.players import MAX_NAME
 
 REF = "#/components/schemas/{name}"
 CARD_PATTERN = r"^((10|[2-9JQKA])[SHDC]|BJ|RJ)$"

@@ -6,6 +6,7 @@ import logging
 from http import HTTPStatus
 from typing import Any
 
+from eventsourcing.persistence import InterfaceError, OperationalError
 from litestar import Request, Response
 from litestar.exceptions import HTTPException, ValidationException
 
@@ -13,6 +14,7 @@ from domain.errors import Failure, RuleViolation
 from service.errors import ApiError
 
 PROBLEM_JSON = "application/problem+json"
+RETRY_AFTER_SECONDS = 1
 log = logging.getLogger("cardledger")
 
 FAILURE_STATUS = {
@@ -77,6 +79,20 @@ def on_http_exception(request: Request[Any, Any, Any], error: HTTPException) -> 
     return problem(request, status, code, detail, headers=dict(error.headers or {}))  # e.g. Allow
 
 
+def on_store_unavailable(
+    request: Request[Any, Any, Any], error: OperationalError | InterfaceError
+) -> Response[Any]:
+    """The store is down, unreachable or locked: say so quickly, and when to try again."""
+    log.warning("store unavailable on %s %s: %s", request.method, request.url.path, error)
+    return problem(
+        request,
+        503,
+        "store_unavailable",
+        "the event store is unavailable; nothing was changed, try again",
+        headers={"Retry-After": str(RETRY_AFTER_SECONDS)},
+    )
+
+
 def on_unexpected(request: Request[Any, Any, Any], error: Exception) -> Response[Any]:
     log.exception("unhandled error on %s %s", request.method, request.url.path, exc_info=error)
     return problem(request, 500, "internal_error", "internal error")
@@ -86,6 +102,8 @@ EXCEPTION_HANDLERS: dict[Any, Any] = {
     ApiError: on_api_error,
     ValidationException: on_validation_error,
     RuleViolation: on_rule_violation,
+    OperationalError: on_store_unavailable,
+    InterfaceError: on_store_unavailable,
     HTTPException: on_http_exception,
     Exception: on_unexpected,
 }

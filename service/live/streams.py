@@ -7,15 +7,15 @@ import time
 from collections.abc import AsyncGenerator
 from uuid import UUID
 
-import msgspec
 from litestar.concurrency import sync_to_thread
 from litestar.response import ServerSentEventMessage
 
 from service.application import Cardledger
 from service.auth import Principal
+from service.perspectives import viewer_perspective
 
 PAGE = 100
-POLL_SECONDS = 1.0  # also catches writes no wake-up reported (another process on SQLite)
+POLL_SECONDS = 1.0  # a wake-up only says "look again"; this catches one that never came
 PING_SECONDS = 15.0
 
 
@@ -23,29 +23,50 @@ async def game_stream(
     ledger: Cardledger, principal: Principal | None, game_id: UUID, after: int
 ) -> AsyncGenerator[ServerSentEventMessage, None]:
     """Events after ``after`` (ids are versions, so Last-Event-ID resumes), then a view after
-    each batch; ends after the game's last event; comment pings keep idle connections open."""
-    wakeup = ledger.changes.subscribe()
+    each batch; ends after the game's last event; comment pings keep idle connections open.
+
+    Live events come from the game's shared feed; a viewer further behind than the feed
+    reads its own pages from the store until it has caught up."""
+    aggregate = await sync_to_thread(ledger.load, game_id)
+    feed, wakeup = ledger.feeds.follow(aggregate)
     last_sent = time.monotonic()
+    owed_view = False  # events went out from a page: the view after them follows
     try:
         while True:
             wakeup.clear()
-            page = await sync_to_thread(ledger.events, principal, game_id, after=after, limit=PAGE)
-            for event in page.events:
-                yield ServerSentEventMessage(
-                    event="event", id=event.version, data=msgspec.json.encode(event).decode()
+            latest = feed.after(after)
+            if latest is None:
+                page = await sync_to_thread(
+                    ledger.recorded, game_id, after, min(feed.aggregate.version, after + PAGE)
                 )
-                after = event.version
-            if page.events:
-                current = await sync_to_thread(ledger.game_view, principal, game_id)
+                perspective = viewer_perspective(feed.aggregate.state, principal)
+                for event in page:
+                    yield ServerSentEventMessage(
+                        event="event",
+                        id=event.originator_version,
+                        data=feed.event_json(event, perspective),
+                    )
+                    after = event.originator_version
+                    owed_view = True
+                continue
+            current, events = latest
+            if events or owed_view:
+                owed_view = False
+                perspective = viewer_perspective(current.state, principal)
+                for event in events:
+                    yield ServerSentEventMessage(
+                        event="event",
+                        id=event.originator_version,
+                        data=feed.event_json(event, perspective),
+                    )
+                after = current.version
                 yield ServerSentEventMessage(
-                    event="view", data=msgspec.json.encode(current).decode()
+                    event="view", data=feed.view_json(current, perspective)
                 )
                 last_sent = time.monotonic()
-                if after < page.head_version:
-                    continue
-                if current.status in ("finished", "cancelled") and after >= current.version:
-                    yield ServerSentEventMessage(event="end", data=current.status)
-                    return
+            if current.state.over and after >= current.version:
+                yield ServerSentEventMessage(event="end", data=current.state.status)
+                return
             try:
                 await asyncio.wait_for(wakeup.wait(), timeout=POLL_SECONDS)
             except TimeoutError:
@@ -53,4 +74,4 @@ async def game_stream(
                     yield ServerSentEventMessage(comment="ping", data=None)
                     last_sent = time.monotonic()
     finally:
-        ledger.changes.unsubscribe(wakeup)
+        ledger.feeds.unfollow(feed, wakeup)

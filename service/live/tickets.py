@@ -20,7 +20,7 @@ from eventsourcing.persistence import IntegrityError
 
 from domain.aggregate import project
 from service.errors import ApiError
-from service.store.events import Store
+from service.store.event_store import Store
 from service.store.records import TICKET_KEY_ID, Record, TicketKey
 
 TICKET_LIFETIME = timedelta(seconds=60)

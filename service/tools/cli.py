@@ -3,25 +3,28 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
 import sys
 from pathlib import Path
 
-import httpx
 import uvicorn
 
 from projections.audit import audit
 from service.application import Cardledger
-from service.background.read_models import ReadModelRunner
+from service.background.projector import LeaderLock, ReadModelRunner
 from service.bundle import BundleError, read_bundle
 from service.http.app import create_app
 from service.http.openapi import openapi_json
+from service.live.listener import PostgresListener
 from service.settings import Settings
-from service.tools import bench
-from service.tools.simulate import simulate
+from service.tools import bench, load
+from service.tools.http1 import HttpError
+from service.tools.simulate import summary_text, write_results
 
 
 def serve(args: argparse.Namespace) -> int:
+    migrate(args)  # once, before the workers start: they would only find the tables there
     uvicorn.run(
         "service.http.asgi:app",
         host=args.host,
@@ -42,20 +45,41 @@ def openapi(args: argparse.Namespace) -> int:
     return 0
 
 
+def migrate(args: argparse.Namespace) -> int:
+    """Create the store's tables and the read models' (safe to run from several processes at
+    once: creation is serialised by a lock)."""
+    settings = Settings.from_env()
+    Cardledger(settings).close()
+    where = "PostgreSQL" if settings.database_url else f"SQLite under {settings.data_dir}"
+    print(f"schema ready ({where})", file=sys.stderr)
+    return 0
+
+
 def project(args: argparse.Namespace) -> int:
     """Run the read-model projector in this process (set CARDLEDGER_PROJECTOR=external for the
-    API processes so they leave it to this one)."""
-    ledger = Cardledger(Settings.from_env())
+    API processes so they leave it to this one). Several may run: one works, the others wait."""
+    settings = Settings.from_env()
+    ledger = Cardledger(settings)
+    channel = ledger.store.channel
+    listener = (
+        PostgresListener(settings.database_url, channel, ledger.changes)
+        if settings.database_url and channel
+        else None
+    )
     try:
         if args.rebuild:
             print(f"rebuilt from position 0: {ledger.read_models.rebuild()} notifications applied")
         if args.once:
             print(f"caught up: {ledger.read_models.catch_up()} notifications applied")
             return 0
-        ReadModelRunner(ledger.read_models).run()
+        if listener is not None:
+            listener.start()
+        ReadModelRunner(ledger.read_models, ledger.changes, LeaderLock(settings, "projector")).run()
     except KeyboardInterrupt:
         pass
     finally:
+        if listener is not None:
+            listener.stop()
         ledger.close()
     return 0
 
@@ -85,15 +109,40 @@ def parse_receipt(text: str) -> tuple[int, str]:
 
 
 def run_simulation(args: argparse.Namespace) -> int:
+    """Progress on stderr, the summary on stdout, a JSON line per game into ``--output``.
+    Exit 0 only if every game finished (with a valid audit); 2 if the run could not start."""
     try:
         options = json.loads(args.options)
-        results = simulate(args.url, args.variant, args.seats, args.games, options, args.seed)
-    except (httpx.HTTPError, ValueError) as error:
-        print(f"simulation failed: {error}", file=sys.stderr)
-        return 1
-    for result in results:
-        print(json.dumps(result))
-    return 0 if all(r["audit"] == "valid" for r in results) else 1
+    except ValueError:
+        options = None
+    if not isinstance(options, dict):
+        print(f"simulate: --options must be a JSON object, not {args.options!r}", file=sys.stderr)
+        return 2
+    try:
+        asyncio.run(load.check_reachable(args.url))
+        if args.output:
+            Path(args.output).write_bytes(b"")  # fail now, not after the run
+    except (HttpError, ValueError, OSError) as error:
+        print(f"simulate: {error}", file=sys.stderr)
+        return 2
+    report = asyncio.run(
+        load.play_games(
+            args.url,
+            variant=args.variant,
+            seats=args.seats,
+            games=args.games,
+            concurrency=args.concurrency,
+            options=options,
+            seed=args.seed,
+            audit=not args.no_audit,
+            progress=True,
+        )
+    )
+    print(summary_text(report, audited=not args.no_audit))
+    if args.output:
+        with open(args.output, "wb") as out:
+            write_results(report, out)
+    return 0 if report.all_finished_and_valid(audited=not args.no_audit) else 1
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -114,6 +163,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     openapi_cmd.set_defaults(run=openapi)
 
+    migrate_cmd = commands.add_parser("migrate", help="create the tables (serve does it too)")
+    migrate_cmd.set_defaults(run=migrate)
+
     project_cmd = commands.add_parser("project", help="run the read-model projector")
     project_cmd.add_argument("--rebuild", action="store_true", help="start again from position 0")
     project_cmd.add_argument("--once", action="store_true", help="catch up, then exit")
@@ -131,12 +183,30 @@ def build_parser() -> argparse.ArgumentParser:
     verify_cmd.set_defaults(run=verify)
 
     simulate_cmd = commands.add_parser("simulate", help="bots play games over the REST API")
-    simulate_cmd.add_argument("--url", default="http://127.0.0.1:8000")
-    simulate_cmd.add_argument("--variant", default="open-hand")
-    simulate_cmd.add_argument("--seats", type=int, default=4)
-    simulate_cmd.add_argument("--games", type=int, default=1)
+    simulate_cmd.add_argument(
+        "--url", default="http://127.0.0.1:8000", help="the service's base URL"
+    )
+    simulate_cmd.add_argument(
+        "--variant", default="open-hand", help="a variant id (GET /variants lists them)"
+    )
+    simulate_cmd.add_argument("--seats", type=int, default=4, help="players per game")
+    simulate_cmd.add_argument("--games", type=int, default=1, help="how many games to play")
+    simulate_cmd.add_argument(
+        "--concurrency",
+        type=int,
+        default=1,
+        help="games played at once, each on a keep-alive connection of its own",
+    )
     simulate_cmd.add_argument("--options", default="{}", help="the game's options as JSON")
-    simulate_cmd.add_argument("--seed", type=int, default=0, help="the bots' choices")
+    simulate_cmd.add_argument(
+        "--seed", type=int, default=0, help="seeds the bots' choices (game i draws from SEED:i)"
+    )
+    simulate_cmd.add_argument(
+        "--output", default="", metavar="FILE", help="write one JSON line per game into FILE"
+    )
+    simulate_cmd.add_argument(
+        "--no-audit", action="store_true", help="skip each finished game's GET /audit"
+    )
     simulate_cmd.set_defaults(run=run_simulation)
 
     bench_cmd = commands.add_parser(

@@ -8,7 +8,7 @@ import pytest
 
 from service.background.read_models import ReadModels
 from service.settings import Settings
-from service.store.events import GAME_EVENT_TYPES
+from service.store.mapper import GAME_EVENT_TYPES
 from service.tools.cli import main
 from tests.client import Api
 
@@ -90,7 +90,7 @@ def test_racing_runners_count_exactly_once(quiet_api: Api) -> None:
     finished_games(api, 2)
     api.ledger.read_models.catch_up()
     expected = snapshot(api)
-    runners = [ReadModels(api.ledger.store, api.ledger.load) for _ in range(4)]
+    runners = [ReadModels(api.ledger.store, capacity=100) for _ in range(4)]
     runners[0].reset()
     threads = [threading.Thread(target=runner.catch_up) for runner in runners]
     for thread in threads:

@@ -58,7 +58,8 @@ def test_a_game_played_against_a_running_server(server: str) -> None:
         assert http.get("/games", params={"status": "finished"}).json()[0]["game_id"] == game_id
 
 
-def test_bots_simulate_games_over_rest(server: str, capsys: pytest.CaptureFixture[str]) -> None:
+def test_bots_simulate_games_over_rest(server: str, tmp_path: Path) -> None:
+    results = tmp_path / "games.jsonl"
     arguments = [
         "simulate",
         "--url",
@@ -69,8 +70,10 @@ def test_bots_simulate_games_over_rest(server: str, capsys: pytest.CaptureFixtur
         "3",
         "--games",
         "2",
+        "--output",
+        str(results),
     ]
     assert main(arguments) == 0
-    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    lines = [json.loads(line) for line in results.read_text().splitlines()]
     assert [line["status"] for line in lines] == ["finished", "finished"]
     assert all(line["audit"] == "valid" and sum(line["scores"]) == 5 for line in lines)

@@ -12,7 +12,7 @@ import httpx
 
 from service.application import Cardledger
 from service.auth import Principal
-from service.background.deadlines import DeadlineWatcher
+from service.background.work import BackgroundWork
 from service.settings import Settings
 from tests.servers import running_server
 
@@ -72,7 +72,20 @@ def test_two_servers_apply_a_pressure_timeout_once_and_on_time(
         assert versions == list(range(1, len(versions) + 1))
 
 
-def test_a_new_watcher_starts_from_the_read_models_and_applies_what_is_due(
+def pressure_game_in_process(ledger: Cardledger, who: list[Principal]) -> tuple[UUID, datetime]:
+    options = {"tempo_deck": 12, "pressure_seconds": 5}
+    for _ in range(ATTEMPTS):
+        created = ledger.create_game(
+            who[0], variant="heartbeat", seats=2, options=options, client_seed="", idempotency=None
+        )
+        game_id = UUID(created.game_id)
+        view = ledger.join_game(who[1], game_id, client_seed="", idempotency=None).view
+        if view.deadline is not None:
+            return game_id, view.deadline
+    raise AssertionError("no game opened on a Pressure round")
+
+
+def test_a_new_watcher_learns_deadlines_from_the_read_models_and_the_log(
     settings: Settings,
 ) -> None:
     now = [datetime(2026, 11, 30, 12, 0, tzinfo=UTC)]
@@ -80,34 +93,23 @@ def test_a_new_watcher_starts_from_the_read_models_and_applies_what_is_due(
     try:
         players = [ledger.register_player(name) for name in ("Ann", "Ben")]
         who = [Principal(player_id=p.player_id, name=p.name) for p in players]
-        options = {"tempo_deck": 12, "pressure_seconds": 5}
-        for _ in range(ATTEMPTS):
-            created = ledger.create_game(
-                who[0],
-                variant="heartbeat",
-                seats=2,
-                options=options,
-                client_seed="",
-                idempotency=None,
-            )
-            game_id = UUID(created.game_id)
-            view = ledger.join_game(who[1], game_id, client_seed="", idempotency=None).view
-            if view.deadline is not None:
-                break
-        else:
-            raise AssertionError("no game opened on a Pressure round")
+        first, first_deadline = pressure_game_in_process(ledger, who)
         ledger.read_models.catch_up()
-        watcher = DeadlineWatcher(ledger)
-        assert watcher.step() == 0
-        assert watcher.position == ledger.store.recorder.max_notification_id()
-        assert watcher.deadlines[game_id] == view.deadline
-        now[0] = view.deadline
-        assert watcher.step() == 1
-        timed_out = [
-            e
-            for e in ledger.events(None, game_id, after=0, limit=500).events
-            if e.type == "ChoiceTimedOut"
-        ]
-        assert len(timed_out) == 1 and timed_out[0].timestamp == view.deadline
+        second, second_deadline = pressure_game_in_process(ledger, who)  # only in the log
+        work = BackgroundWork(ledger)
+        work.follower.step()
+        assert work.follower.position == ledger.store.recorder.max_notification_id()
+        # The first from its read-model row, the second from the event that started it.
+        assert work.watcher.deadlines == {first: first_deadline, second: second_deadline}
+        assert work.watcher.step() == 0
+        now[0] = max(first_deadline, second_deadline)
+        assert work.watcher.step() == 2
+        for game_id, deadline in ((first, first_deadline), (second, second_deadline)):
+            timed_out = [
+                e
+                for e in ledger.events(None, game_id, after=0, limit=500).events
+                if e.type == "ChoiceTimedOut"
+            ]
+            assert len(timed_out) == 1 and timed_out[0].timestamp == now[0] >= deadline
     finally:
         ledger.close()

@@ -12,8 +12,9 @@ import msgspec
 from domain.aggregate import GameAggregate, Recorded, project
 from domain.commands import Command, Leave, VoteCancel
 from domain.perspective import Perspective, redact
+from domain.variants import deadline_started
 from projections.views import view
-from service.store.events import EnvelopeMapper
+from service.store.mapper import EnvelopeMapper
 from service.tools.simulate import seated_game
 
 START = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
@@ -43,6 +44,8 @@ def play(
     max_moves: int = 10_000,
 ) -> Playout:
     aggregate = seated_game(variant, seats, options, rng, START)
+    check_deadline = DeadlineCheck()
+    check_deadline(aggregate)
     now = START
     moves = 0
     while aggregate.state.status == "active" and moves < max_moves:
@@ -56,10 +59,33 @@ def play(
         now += timedelta(seconds=1)
         aggregate.act(player_id=f"p{seat}", command=command, command_id=f"m{moves}", now=now)
         moves += 1
+        check_deadline(aggregate)
         if check_step is not None:
             check_step(aggregate, rng)
+            check_deadline(aggregate)
     recorded: list[Recorded] = aggregate.collect_events()  # type: ignore[assignment]
     return Playout(aggregate=aggregate, recorded=recorded, moves=moves)
+
+
+class DeadlineCheck:
+    """The deadline watcher learns deadlines from the events that start them alone: the
+    table's running deadline must always be the latest one started, or none."""
+
+    def __init__(self) -> None:
+        self.latest: datetime | None = None
+        self.seen = 0
+
+    def __call__(self, aggregate: GameAggregate) -> None:
+        events: list[Recorded] = aggregate.pending_events  # type: ignore[assignment]
+        for event in events[self.seen :]:
+            started = deadline_started(event.payload)
+            if started is not None:
+                self.latest = started
+        self.seen = len(events)
+        state = aggregate.state
+        if state.status == "active":
+            running = state.rules.deadline(state.table)
+            assert running is None or running == self.latest, (running, self.latest)
 
 
 def replayed(recorded: list[Recorded]) -> GameAggregate:

@@ -92,6 +92,7 @@ class Heartbeat(Variant[HeartbeatTable, HeartbeatOptions]):
         RoundScored,
         PlayerLeft,
     )
+    deadline_events: ClassVar[tuple[type[Event], ...]] = (TempoCardFlipped,)
 
     def setup(self, options: HeartbeatOptions, seat_count: int) -> HeartbeatTable:
         return HeartbeatTable(

@@ -89,6 +89,7 @@ class OneUpOneDown(Variant[OneUpOneDownTable, OneUpOneDownOptions]):
         StalemateEnded,
         PlayerLeft,
     )
+    deadline_events: ClassVar[tuple[type[Event], ...]] = (CardPlayedFaceDown,)
 
     def setup(self, options: OneUpOneDownOptions, seat_count: int) -> OneUpOneDownTable:
         return OneUpOneDownTable(

@@ -1,4 +1,4 @@
-"""Persistence: the eventsourcing Application with a msgspec mapper for our envelopes."""
+"""Our wire format: game events and records as msgspec JSON under their payload's topic."""
 
 from __future__ import annotations
 
@@ -8,7 +8,6 @@ from typing import Any
 from uuid import UUID
 
 import msgspec
-from eventsourcing.application import Application
 from eventsourcing.persistence import Mapper, StoredEvent
 
 from domain.aggregate import Recorded
@@ -110,12 +109,3 @@ class EnvelopeMapper(Mapper[UUID]):
             timestamp=record.timestamp,
             payload=_decoder(record_type).decode(record.payload),
         )
-
-
-class Store(Application[UUID]):
-    """The eventsourcing application: one table (SQLite file or PostgreSQL) for all games."""
-
-    name = "cardledger"
-
-    def construct_mapper(self) -> Mapper[UUID]:
-        return EnvelopeMapper()

@@ -1,0 +1,76 @@
+"""The process's follower of the notification log: every game event, whoever wrote it, once.
+
+Deadlines and live streams learn what happened from the events themselves, decoded once here:
+nothing reloads a game per event it reads. The follower wakes on this process's writes and on
+other processes' NOTIFY, and polls as well (SQLite has no NOTIFY; a wake-up can be lost).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable, Sequence
+
+from domain.aggregate import Recorded
+from service.live.changes import Changes
+from service.store.event_store import Store
+
+log = logging.getLogger("cardledger.follower")
+BATCH = 500
+Consumer = Callable[[list[Recorded]], None]
+
+
+class LogFollower:
+    def __init__(
+        self,
+        store: Store,
+        changes: Changes,
+        consumers: Sequence[Consumer],
+        *,
+        start: Callable[[], int],
+        poll: float = 0.2,
+    ) -> None:
+        self._store = store
+        self._changes = changes
+        self._consumers = consumers
+        self._start = start
+        self._poll = poll
+        self.position: int | None = None
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="log-follower", daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._changes.notify()
+        if self._thread.is_alive():
+            self._thread.join(timeout=5)
+
+    def step(self) -> int:
+        """Read what the log holds past our position and hand it on; returns how many."""
+        if self.position is None:
+            self.position = self._start()
+        seen = 0
+        while True:
+            batch = self._store.game_notifications(self.position, BATCH)
+            if not batch:
+                return seen
+            recorded = [self._store.decode(notification) for notification in batch]
+            for consume in self._consumers:
+                consume(recorded)
+            self.position = batch[-1].id
+            seen += len(batch)
+            if len(batch) < BATCH:
+                return seen
+
+    def _run(self) -> None:
+        count = self._changes.count
+        while not self._stop.is_set():
+            try:
+                self.step()
+            except Exception:
+                log.exception("following the log failed; retrying")
+                self._stop.wait(1.0)
+            count = self._changes.wait(count, self._poll)

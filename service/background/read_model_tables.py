@@ -1,0 +1,193 @@
+"""The read models' tables and their SQL, for SQLite and PostgreSQL alike.
+
+Rows are written inside the store's write transactions (``Store.transact``), so a batch of rows
+and the log position they reflect commit together. When the rows change shape the schema
+version moves on and the tables are rebuilt from the log.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+from datetime import datetime
+from typing import Any
+from uuid import UUID
+
+import msgspec
+
+from projections.lobby import LobbyEntry, Result
+from projections.scoreboard import Scoreboard
+from service.store.event_store import Store
+
+SCHEMA_VERSION = 2  # 2: each game's running deadline
+MAIN = "main"  # the position of the rows
+SCHEMA = "schema"  # the version of the rows' shape
+
+
+class Tables:
+    def __init__(self, store: Store) -> None:
+        self._store = store
+        datastore: Any = store.recorder.datastore  # type: ignore[attr-defined]
+        self._datastore = datastore
+        prefix = f'"{datastore.schema}".' if store.postgres else ""
+        self._names = {
+            "p": "%s" if store.postgres else "?",
+            "positions": prefix + "readmodel_positions",
+            "games": prefix + "readmodel_games",
+            "leaderboard": prefix + "readmodel_leaderboard",
+        }
+        with store.schema_lock("readmodels"):
+            store.transact(self._create)
+
+    def _sql(self, text: str) -> str:
+        return text.format(**self._names)
+
+    @contextlib.contextmanager
+    def _reading(self) -> Iterator[Any]:
+        with self._datastore.transaction(commit=False) as cursor:
+            yield cursor
+
+    def _create(self, cursor: Any) -> None:
+        cursor.execute(
+            self._sql(
+                "CREATE TABLE IF NOT EXISTS {positions} ("
+                "name TEXT PRIMARY KEY, position BIGINT NOT NULL)"
+            )
+        )
+        cursor.execute(self._sql("SELECT position FROM {positions} WHERE name = {p}"), (SCHEMA,))
+        found = cursor.fetchone()
+        if found is None or int(found["position"]) != SCHEMA_VERSION:
+            cursor.execute(self._sql("DROP TABLE IF EXISTS {games}"))
+            cursor.execute(self._sql("DROP TABLE IF EXISTS {leaderboard}"))
+        cursor.execute(
+            self._sql(
+                "CREATE TABLE IF NOT EXISTS {games} ("
+                "game_id TEXT PRIMARY KEY, variant TEXT NOT NULL, status TEXT NOT NULL,"
+                " created_at TEXT NOT NULL, deadline TEXT, entry TEXT NOT NULL,"
+                " scoreboard TEXT NOT NULL)"
+            )
+        )
+        cursor.execute(
+            self._sql(
+                "CREATE TABLE IF NOT EXISTS {leaderboard} ("
+                "variant TEXT NOT NULL, player_id TEXT NOT NULL, name TEXT NOT NULL,"
+                " games BIGINT NOT NULL, wins BIGINT NOT NULL, points BIGINT NOT NULL,"
+                " PRIMARY KEY (variant, player_id))"
+            )
+        )
+        if found is None or int(found["position"]) != SCHEMA_VERSION:
+            for name, value in ((MAIN, 0), (SCHEMA, SCHEMA_VERSION)):
+                cursor.execute(
+                    self._sql(
+                        "INSERT INTO {positions} (name, position) VALUES ({p}, {p})"
+                        " ON CONFLICT (name) DO UPDATE SET position = excluded.position"
+                    ),
+                    (name, value),
+                )
+
+    # --- writes (inside Store.transact) ----------------------------------------------------------
+
+    def move(self, cursor: Any, expected: int, position: int) -> bool:
+        """Compare-and-set the position: False if another runner moved it first."""
+        cursor.execute(
+            self._sql(
+                "UPDATE {positions} SET position = {p} WHERE name = {p} AND position = {p}"
+                " RETURNING position"
+            ),
+            (position, MAIN, expected),
+        )
+        return cursor.fetchone() is not None
+
+    def write_game(
+        self, cursor: Any, entry: LobbyEntry, board: str, deadline: datetime | None
+    ) -> None:
+        cursor.execute(
+            self._sql(
+                "INSERT INTO {games}"
+                " (game_id, variant, status, created_at, deadline, entry, scoreboard)"
+                " VALUES ({p}, {p}, {p}, {p}, {p}, {p}, {p})"
+                " ON CONFLICT (game_id) DO UPDATE SET status = excluded.status,"
+                " deadline = excluded.deadline, entry = excluded.entry,"
+                " scoreboard = excluded.scoreboard"
+            ),
+            (
+                entry.game_id,
+                entry.variant,
+                entry.status,
+                entry.created_at.isoformat(),
+                deadline.isoformat() if deadline is not None else None,
+                msgspec.json.encode(entry).decode(),
+                board,
+            ),
+        )
+
+    def count(self, cursor: Any, result: Result) -> None:
+        cursor.execute(
+            self._sql(
+                "INSERT INTO {leaderboard} (variant, player_id, name, games, wins, points)"
+                " VALUES ({p}, {p}, {p}, 1, {p}, {p})"
+                " ON CONFLICT (variant, player_id) DO UPDATE SET name = excluded.name,"
+                " games = {leaderboard}.games + 1,"
+                " wins = {leaderboard}.wins + excluded.wins,"
+                " points = {leaderboard}.points + excluded.points"
+            ),
+            (result.variant, result.player_id, result.name, int(result.won), result.points),
+        )
+
+    def clear(self, cursor: Any) -> None:
+        cursor.execute(self._sql("DELETE FROM {games}"))
+        cursor.execute(self._sql("DELETE FROM {leaderboard}"))
+        cursor.execute(self._sql("UPDATE {positions} SET position = 0 WHERE name = {p}"), (MAIN,))
+
+    # --- reads -----------------------------------------------------------------------------------
+
+    def position(self) -> int:
+        with self._reading() as cursor:
+            cursor.execute(self._sql("SELECT position FROM {positions} WHERE name = {p}"), (MAIN,))
+            return int(cursor.fetchone()["position"])
+
+    def running_deadlines(self) -> tuple[int, dict[UUID, datetime]]:
+        query = (
+            "SELECT p.position, g.game_id, g.deadline FROM {positions} p"
+            " LEFT JOIN {games} g ON g.deadline IS NOT NULL WHERE p.name = {p}"
+        )
+        with self._reading() as cursor:
+            cursor.execute(self._sql(query), (MAIN,))  # one statement: one snapshot
+            rows = cursor.fetchall()
+        deadlines = {
+            UUID(row["game_id"]): datetime.fromisoformat(row["deadline"])
+            for row in rows
+            if row["game_id"] is not None
+        }
+        return int(rows[0]["position"]), deadlines
+
+    def lobby(self, *, status: str | None, variant: str | None, limit: int) -> list[LobbyEntry]:
+        clauses, params = [], []
+        for column, value in (("status", status), ("variant", variant)):
+            if value is not None:
+                clauses.append(f"{column} = {{p}}")
+                params.append(value)
+        where = f" WHERE {' AND '.join(clauses)}" if clauses else ""
+        query = f"SELECT entry FROM {{games}}{where} ORDER BY created_at DESC LIMIT {int(limit)}"
+        with self._reading() as cursor:
+            cursor.execute(self._sql(query), tuple(params))
+            rows = cursor.fetchall()
+        return [msgspec.json.decode(row["entry"], type=LobbyEntry) for row in rows]
+
+    def scoreboard(self, game_id: UUID) -> Scoreboard | None:
+        with self._reading() as cursor:
+            cursor.execute(
+                self._sql("SELECT scoreboard FROM {games} WHERE game_id = {p}"), (str(game_id),)
+            )
+            row = cursor.fetchone()
+        return None if row is None else msgspec.json.decode(row["scoreboard"], type=Scoreboard)
+
+    def leaderboard(self, variant: str, *, lower_wins: bool) -> list[dict[str, Any]]:
+        points_order = "ASC" if lower_wins else "DESC"
+        query = (
+            "SELECT player_id, name, games, wins, points FROM {leaderboard} WHERE variant = {p}"
+            f" ORDER BY wins DESC, points {points_order}, games ASC, player_id ASC"
+        )
+        with self._reading() as cursor:
+            cursor.execute(self._sql(query), (variant,))
+            return [dict(row) for row in cursor.fetchall()]

@@ -1,0 +1,150 @@
+"""The read side of the application: views, event pages, replays, audits, read models."""
+
+from __future__ import annotations
+
+from uuid import UUID
+
+from domain.aggregate import GameAggregate, Recorded
+from domain.perspective import FULL, Perspective
+from domain.variants import VARIANTS, variant_by_id
+from projections.audit import AuditReport, audit
+from projections.events import event_out
+from projections.lobby import LobbyEntry
+from projections.replay import frames
+from projections.scoreboard import Scoreboard
+from projections.views import View, view
+from service.auth import Principal
+from service.background.read_models import ReadModels
+from service.bundle import FORMAT as BUNDLE_FORMAT
+from service.bundle import Bundle
+from service.errors import ApiError, not_found
+from service.perspectives import replay_perspective, viewer_perspective
+from service.results import EventPage, Leaderboard, ReplayPage
+from service.settings import Settings
+from service.store.event_store import Store
+from service.store.games import Games
+
+LOBBY_LIMIT = 500
+
+
+class GameQueries:
+    """Reads: each answers from the game as stored now (one query to bring this process's copy
+    up to date) or from the materialized read models."""
+
+    settings: Settings
+    store: Store
+    games: Games
+    read_models: ReadModels
+
+    def load(self, game_id: UUID) -> GameAggregate:
+        return self.games.fresh(game_id)
+
+    def game_view(self, principal: Principal | None, game_id: UUID) -> View:
+        aggregate = self.load(game_id)
+        return self.view_of(aggregate, viewer_perspective(aggregate.state, principal))
+
+    def public_view(self, game_id: UUID) -> View:
+        return self.game_view(None, game_id)
+
+    def events(
+        self, principal: Principal | None, game_id: UUID, *, after: int, limit: int
+    ) -> EventPage:
+        aggregate = self.load(game_id)
+        perspective = viewer_perspective(aggregate.state, principal)
+        recorded = self.recorded(game_id, after, min(aggregate.version, after + limit))
+        page = [event_out(event, perspective) for event in recorded]
+        return EventPage(
+            game_id=str(game_id),
+            events=page,
+            next_after=page[-1].version if page else after,
+            head_version=aggregate.version,
+        )
+
+    def audit(self, game_id: UUID) -> AuditReport:
+        """The audit report; checks that need the secret seed stay pending until the game ends."""
+        aggregate = self.load(game_id)
+        return audit(str(game_id), self.recorded(game_id, 0, aggregate.version))
+
+    def export(self, principal: Principal | None, game_id: UUID) -> Bundle:
+        """The whole log, every secret included: once the game is over, or for the operator."""
+        aggregate = self.load(game_id)
+        if not (aggregate.state.over or (principal is not None and principal.admin)):
+            raise ApiError(409, "game_not_over", "a game can be exported once it is over")
+        recorded = self.recorded(game_id, 0, aggregate.version)
+        return Bundle(
+            format=BUNDLE_FORMAT,
+            game_id=str(game_id),
+            variant=aggregate.state.variant,
+            events=[event_out(event, FULL) for event in recorded],
+        )
+
+    def replay(
+        self,
+        principal: Principal | None,
+        game_id: UUID,
+        *,
+        perspective: str,
+        start: int,
+        limit: int,
+    ) -> ReplayPage:
+        """Frames from ``start`` on, at most ``limit``, as the perspective may see them."""
+        aggregate = self.load(game_id)
+        viewer = replay_perspective(aggregate.state, principal, perspective)
+        stop = min(aggregate.version, start + limit - 1)
+        recorded = self.recorded(game_id, 0, stop)
+        page = list(frames(recorded, viewer, start, stop))
+        return ReplayPage(
+            game_id=str(game_id),
+            perspective=perspective,
+            frames=page,
+            next_from=stop + 1 if stop < aggregate.version else None,
+            head_version=aggregate.version,
+        )
+
+    def scoreboard(self, game_id: UUID) -> Scoreboard:
+        self._read_your_writes()
+        board = self.read_models.scoreboard(game_id)
+        if board is None:
+            raise not_found("game")
+        return board
+
+    def lobby(self, *, status: str | None, variant: str | None) -> list[LobbyEntry]:
+        if variant is not None:
+            variant_by_id(variant)
+        self._read_your_writes()
+        return self.read_models.lobby(status=status, variant=variant, limit=LOBBY_LIMIT)
+
+    def leaderboard(self, variant: str | None) -> list[Leaderboard]:
+        chosen = [variant_by_id(variant)] if variant is not None else list(VARIANTS.values())
+        self._read_your_writes()
+        return [
+            Leaderboard(
+                variant=rules.id,
+                rows=self.read_models.leaderboard(rules.id, lower_wins=rules.lower_score_wins),
+            )
+            for rules in chosen
+        ]
+
+    def _read_your_writes(self) -> None:
+        """With in-process read models, answer only once they reflect every write committed
+        before this request (bounded: they answer as they stand after a second)."""
+        if self.settings.projector == "inline":
+            self.read_models.catch_up_to_now(timeout=1.0)
+
+    def ready(self) -> bool:
+        self.store.recorder.max_notification_id()
+        return True
+
+    def recorded(self, game_id: UUID, after: int, until: int) -> list[Recorded]:
+        if until <= after:
+            return []
+        return list(self.store.events.get(game_id, gt=after, lte=until))  # type: ignore[arg-type]
+
+    @staticmethod
+    def view_of(aggregate: GameAggregate, perspective: Perspective) -> View:
+        return view(
+            aggregate.state,
+            version=aggregate.version,
+            chain_head=aggregate.chain_head,
+            perspective=perspective,
+        )

@@ -1,0 +1,81 @@
+"""The event store: the eventsourcing Application over one table of every game and record."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Iterator
+from typing import Any, TypeVar
+from uuid import UUID
+
+from eventsourcing.application import Application
+from eventsourcing.persistence import InfrastructureFactory, Mapper, Notification
+
+from domain.aggregate import Recorded
+from service.store.mapper import GAME_EVENT_TYPES, EnvelopeMapper
+from service.store.postgres import HorizonRecorder, LedgerPostgresFactory, schema_lock
+from service.store.sqlite import BatchingRecorder, LedgerSQLiteFactory
+
+T = TypeVar("T")
+GAME_TOPICS = tuple(GAME_EVENT_TYPES)
+
+
+class Store(Application[UUID]):
+    """One table (SQLite file or PostgreSQL) for all games, written without a table lock."""
+
+    name = "cardledger"
+
+    def construct_factory(self, env: Any) -> InfrastructureFactory[Any]:
+        module = env.get("PERSISTENCE_MODULE")
+        if module == "eventsourcing.postgres":
+            return LedgerPostgresFactory(env)
+        if module == "eventsourcing.sqlite":
+            return LedgerSQLiteFactory(env)
+        raise ValueError(f"unsupported store {module!r}")
+
+    def construct_mapper(self) -> Mapper[UUID]:
+        return EnvelopeMapper()
+
+    @property
+    def writer(self) -> HorizonRecorder | BatchingRecorder:
+        recorder = self.recorder
+        assert isinstance(recorder, HorizonRecorder | BatchingRecorder)
+        return recorder
+
+    @property
+    def channel(self) -> str | None:
+        """The channel other processes are woken on (PostgreSQL only)."""
+        return self.recorder.channel_name if isinstance(self.recorder, HorizonRecorder) else None
+
+    @property
+    def postgres(self) -> bool:
+        return isinstance(self.recorder, HorizonRecorder)
+
+    def transact(self, work: Callable[[Any], T]) -> T:
+        """Run ``work(cursor)`` in a write transaction and commit it (read models use this)."""
+        return self.writer.transact(work)
+
+    @contextlib.contextmanager
+    def schema_lock(self, name: str) -> Iterator[None]:
+        """Held while creating tables, so processes starting together do not race."""
+        if isinstance(self.recorder, HorizonRecorder):
+            with schema_lock(self.recorder.datastore, name):
+                yield
+        else:
+            yield  # SQLite serialises DDL itself
+
+    def game_notifications(self, after: int, limit: int) -> list[Notification]:
+        """Game events after a log position, in log order."""
+        return list(
+            self.recorder.select_notifications(
+                after, limit, topics=GAME_TOPICS, inclusive_of_start=False
+            )
+        )
+
+    def decode(self, notification: Notification) -> Recorded:
+        recorded = self.mapper.to_domain_event(notification)
+        assert isinstance(recorded, Recorded)
+        return recorded
+
+    def close(self) -> None:
+        self.writer.close()
+        super().close()

@@ -1,0 +1,212 @@
+"""PostgreSQL without the table lock: notification ids from transaction ids, read up to a horizon.
+
+The library's recorder takes `LOCK TABLE ... IN EXCLUSIVE MODE` and sends a NOTIFY inside every
+write so that notification ids become visible in the order they were issued; both serialise all
+writers. Here a transaction's events take the ids ``xid << 20 | position`` from its own
+transaction id, with no lock, and a reader only returns ids of transactions older than the oldest
+one still running (its snapshot's ``xmin``). Any transaction that could still commit has an id at
+or above that horizon, so a reader that moves past an id can never see a lower one appear later.
+Readers lag by the oldest writer in flight (milliseconds: ours hold no transaction open), and
+other processes are woken by a NOTIFY sent after the commit, coalesced, from its own connection.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import threading
+import zlib
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, TypeVar
+
+import psycopg
+from eventsourcing.persistence import Notification, StoredEvent
+from eventsourcing.postgres import (
+    PostgresApplicationRecorder,
+    PostgresDatastore,
+    PostgresFactory,
+)
+from psycopg.sql import SQL, Composable, Identifier
+
+log = logging.getLogger("cardledger.store")
+T = TypeVar("T")
+
+POSITION_BITS = 20  # events per transaction: at most 2**20
+MAX_BATCH = 1 << POSITION_BITS
+HORIZON = SQL(
+    "notification_id < (pg_snapshot_xmin(pg_current_snapshot())::text::bigint << {bits})"
+).format(bits=POSITION_BITS)
+
+
+class HorizonRecorder(PostgresApplicationRecorder):
+    """The library's application recorder with a lock-free insert and horizon-bounded reads."""
+
+    def __init__(self, datastore: PostgresDatastore, *, events_table_name: str) -> None:
+        super().__init__(datastore, events_table_name=events_table_name)
+        self.table = SQL("{}.{}").format(
+            Identifier(self.datastore.schema), Identifier(self.events_table_name)
+        )
+        self.insert_events_statement = SQL(
+            "INSERT INTO {table} (originator_id, originator_version, topic, state, notification_id)"
+            " SELECT e.originator_id, e.originator_version, e.topic, e.state,"
+            " (pg_current_xact_id()::text::bigint << {bits}) | e.position"
+            " FROM unnest(%s::{schema}.{event_type}[]) WITH ORDINALITY"
+            " AS e(originator_id, originator_version, topic, state, position)"
+            " RETURNING notification_id"
+        ).format(
+            table=self.table,
+            bits=POSITION_BITS,
+            schema=Identifier(self.datastore.schema),
+            event_type=Identifier(self.stored_event_type_name),
+        )
+        self.notifier = Notifier(datastore, self.channel_name)
+
+    def insert_events(
+        self, stored_events: Sequence[StoredEvent], **kwargs: Any
+    ) -> Sequence[int] | None:
+        """One statement in autocommit: one round trip, no lock, no NOTIFY inside it. Not
+        retried: a commit whose answer was lost must not be written twice."""
+        if not stored_events:
+            return []
+        if len(stored_events) >= MAX_BATCH:
+            raise ValueError(f"at most {MAX_BATCH - 1} events go in one transaction")
+        rows = [
+            self.construct_pg_stored_event(e.originator_id, e.originator_version, e.topic, e.state)
+            for e in stored_events
+        ]
+        with self.datastore.get_connection() as connection, connection.cursor() as cursor:
+            cursor.execute(self.insert_events_statement, (rows,), prepare=True)
+            ids = [row["notification_id"] for row in cursor.fetchall()]
+        self.notifier.poke()
+        return ids
+
+    def select_notifications(
+        self,
+        start: int | None,
+        limit: int,
+        stop: int | None = None,
+        topics: Sequence[str] = (),
+        *,
+        inclusive_of_start: bool = True,
+    ) -> Sequence[Notification]:
+        """Notifications after ``start`` in id order, none at or past the horizon."""
+        clauses: list[Composable] = [HORIZON]
+        params: list[Any] = []
+        if start is not None:
+            operator = ">=" if inclusive_of_start else ">"
+            clauses.append(SQL("notification_id {} %s").format(SQL(operator)))
+            params.append(start)
+        if stop is not None:
+            clauses.append(SQL("notification_id <= %s"))
+            params.append(stop)
+        if topics:
+            clauses.append(SQL("topic = ANY(%s)"))
+            params.append(list(topics))
+        statement = SQL(
+            "SELECT notification_id, originator_id, originator_version, topic, state"
+            " FROM {table} WHERE {where} ORDER BY notification_id LIMIT %s"
+        ).format(table=self.table, where=SQL(" AND ").join(clauses))
+        params.append(limit)
+        with self.datastore.get_connection() as connection, connection.cursor() as cursor:
+            cursor.execute(statement, params, prepare=True)
+            return [
+                Notification(
+                    id=row["notification_id"],
+                    originator_id=row["originator_id"],
+                    originator_version=row["originator_version"],
+                    topic=row["topic"],
+                    state=bytes(row["state"]),
+                )
+                for row in cursor.fetchall()
+            ]
+
+    def horizon(self) -> int:
+        """Every notification id below this is final: its transaction has ended."""
+        with self.datastore.get_connection() as connection, connection.cursor() as cursor:
+            cursor.execute(
+                SQL(
+                    "SELECT pg_snapshot_xmin(pg_current_snapshot())::text::bigint << {bits} AS h"
+                ).format(bits=POSITION_BITS)
+            )
+            row = cursor.fetchone()
+            assert row is not None
+            return int(row["h"])
+
+    def transact(self, work: Callable[[Any], T]) -> T:
+        """Run ``work(cursor)`` in a transaction of its own and commit it."""
+        with self.datastore.transaction(commit=True) as cursor:
+            return work(cursor)
+
+    def close(self) -> None:
+        self.notifier.stop()
+
+
+class Notifier:
+    """Sends ``NOTIFY <channel>`` after writes, from a thread of its own, one per burst.
+
+    A NOTIFY inside a write transaction takes a cluster-wide lock through the commit; sent on its
+    own after the commit it costs one small transaction per burst of writes. Listeners treat it
+    only as "look again", and poll as well, so a lost one delays, never loses, an event.
+    """
+
+    def __init__(self, datastore: PostgresDatastore, channel: str) -> None:
+        self._datastore = datastore
+        self._statement = SQL("NOTIFY {}").format(Identifier(channel))
+        self._wanted = threading.Event()
+        self._stopped = False
+        self._thread = threading.Thread(target=self._run, name="pg-notify", daemon=True)
+        self._started = False
+        self._lock = threading.Lock()
+
+    def poke(self) -> None:
+        if not self._started:
+            with self._lock:
+                if not self._started and not self._stopped:
+                    self._thread.start()
+                    self._started = True
+        self._wanted.set()
+
+    def stop(self) -> None:
+        self._stopped = True
+        self._wanted.set()
+        if self._started:
+            self._thread.join(timeout=5)
+
+    def _run(self) -> None:
+        while True:
+            self._wanted.wait()
+            if self._stopped:
+                return
+            self._wanted.clear()
+            try:
+                with self._datastore.get_connection() as connection:
+                    connection.execute(self._statement)
+            except Exception:  # the next write pokes again; pollers cover the gap meanwhile
+                log.warning("could not send the change notification", exc_info=True)
+
+
+@contextlib.contextmanager
+def schema_lock(datastore: PostgresDatastore, name: str) -> Iterator[None]:
+    """Serialise schema creation across processes: `CREATE TABLE IF NOT EXISTS` races on a
+    fresh database (duplicate key in pg_type) when two processes start at once."""
+    key = zlib.crc32(f"cardledger-schema:{datastore.schema}:{name}".encode())
+    with datastore.get_connection() as connection:
+        connection.execute("SELECT pg_advisory_lock(%s)", (key,))
+        try:
+            yield
+        finally:
+            with contextlib.suppress(psycopg.Error):
+                connection.execute("SELECT pg_advisory_unlock(%s)", (key,))
+
+
+class LedgerPostgresFactory(PostgresFactory):
+    """The library's PostgreSQL factory, making our recorder and its tables under a lock."""
+
+    def application_recorder(self) -> HorizonRecorder:
+        recorder = HorizonRecorder(
+            datastore=self.datastore, events_table_name=f"{self.env.name.lower()}_events"
+        )
+        if self.env_create_table():
+            with schema_lock(self.datastore, recorder.events_table_name):
+                recorder.create_table()
+        return recorder

@@ -1,0 +1,231 @@
+"""SQLite: one writer per process, concurrent work committed together, durability explicit.
+
+SQLite admits one writer at a time and, with ``synchronous=FULL``, pays one fsync per commit.
+So every write of this process (game events, records, read models) goes to one thread that
+takes whatever is queued, runs each piece in a savepoint of one transaction, and commits once:
+a piece that fails (a version conflict) is rolled back alone, and nobody hears of success before
+the commit is durable. Other processes on the same file wait for the lock (``BEGIN IMMEDIATE``
+with a busy timeout); rowids are issued under that lock, so they commit in order.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from collections import deque
+from collections.abc import Callable, Sequence
+from typing import Any, Generic, TypeVar
+from uuid import UUID
+
+from eventsourcing.persistence import (
+    IntegrityError,
+    OperationalError,
+    PersistenceError,
+    StoredEvent,
+)
+from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteDatastore, SQLiteFactory
+
+T = TypeVar("T")
+MAX_BATCH = 512  # pieces of work per transaction
+SYNCHRONOUS_LEVELS = ("FULL", "NORMAL", "EXTRA")
+
+
+def translated(error: BaseException) -> BaseException:
+    """sqlite3's errors as the library's, which the service maps to answers."""
+    if isinstance(error, sqlite3.IntegrityError):
+        return IntegrityError(str(error))
+    if isinstance(error, sqlite3.OperationalError):
+        return OperationalError(str(error))
+    if isinstance(error, sqlite3.Error):
+        return PersistenceError(str(error))
+    return error
+
+
+class _Work(Generic[T]):
+    def __init__(self, run: Callable[[sqlite3.Cursor], T]) -> None:
+        self.run = run
+        self.result: T | None = None
+        self.error: BaseException | None = None
+        self.done = threading.Event()
+
+
+class Writer:
+    """The process's one SQLite writing connection and the thread that owns it."""
+
+    def __init__(self, path: str, *, synchronous: str, busy_timeout: float) -> None:
+        if synchronous not in SYNCHRONOUS_LEVELS:
+            raise ValueError(f"synchronous is one of {', '.join(SYNCHRONOUS_LEVELS)}")
+        self._path = path
+        self._synchronous = synchronous
+        self._busy_timeout = busy_timeout
+        self._queue: deque[_Work[Any]] = deque()
+        self._ready = threading.Condition()
+        self._stopped = False
+        self._connection: sqlite3.Connection | None = None
+        self.commits = 0  # transactions committed: fewer than the pieces of work they carried
+        self._thread = threading.Thread(target=self._run, name="sqlite-writer", daemon=True)
+        self._thread.start()
+
+    def run(self, work: Callable[[sqlite3.Cursor], T]) -> T:
+        """Run ``work(cursor)`` inside the next transaction; returns once that is committed."""
+        item = _Work(work)
+        with self._ready:
+            if self._stopped:
+                raise OperationalError("the store is closed")
+            self._queue.append(item)
+            self._ready.notify()
+        item.done.wait()
+        if item.error is not None:
+            raise item.error
+        return item.result  # type: ignore[return-value]
+
+    def synchronous(self) -> int:
+        """The connection's ``PRAGMA synchronous`` (0 OFF, 1 NORMAL, 2 FULL, 3 EXTRA)."""
+        return self.run(lambda cursor: int(cursor.execute("PRAGMA synchronous").fetchone()[0]))
+
+    def close(self) -> None:
+        with self._ready:
+            self._stopped = True
+            self._ready.notify()
+        self._thread.join(timeout=10)
+
+    def _connect(self) -> sqlite3.Connection:
+        connection = sqlite3.connect(
+            self._path,
+            uri=True,
+            check_same_thread=False,
+            isolation_level=None,  # we issue BEGIN and COMMIT ourselves
+            timeout=self._busy_timeout,
+        )
+        connection.row_factory = sqlite3.Row
+        connection.execute("PRAGMA journal_mode=WAL")
+        connection.execute(f"PRAGMA synchronous={self._synchronous}")
+        return connection
+
+    def _take(self) -> list[_Work[Any]] | None:
+        with self._ready:
+            while not self._queue and not self._stopped:
+                self._ready.wait()
+            if not self._queue:
+                return None
+            batch: list[_Work[Any]] = []
+            while self._queue and len(batch) < MAX_BATCH:
+                batch.append(self._queue.popleft())
+            return batch
+
+    def _run(self) -> None:
+        try:
+            while (batch := self._take()) is not None:
+                self._commit(batch)
+                for item in batch:
+                    item.done.set()
+        finally:
+            if self._connection is not None:
+                self._connection.close()
+
+    def _commit(self, batch: list[_Work[Any]]) -> None:
+        try:
+            if self._connection is None:
+                self._connection = self._connect()
+            cursor = self._connection.cursor()
+            cursor.execute("BEGIN IMMEDIATE")
+        except sqlite3.Error as error:
+            self._fail(batch, error)
+            return
+        for item in batch:
+            cursor.execute("SAVEPOINT work")
+            try:
+                item.result = item.run(cursor)
+            except BaseException as error:
+                cursor.execute("ROLLBACK TO work")
+                item.error = translated(error)
+            cursor.execute("RELEASE work")
+        try:
+            cursor.execute("COMMIT")
+        except sqlite3.Error as error:
+            self._fail(batch, error)
+            return
+        self.commits += 1
+
+    def _fail(self, batch: list[_Work[Any]], error: sqlite3.Error) -> None:
+        """Nothing of the batch is durable: every piece hears so."""
+        if self._connection is not None and self._connection.in_transaction:
+            try:
+                self._connection.rollback()
+            except sqlite3.Error:
+                self._connection.close()
+                self._connection = None
+        for item in batch:
+            if item.error is None:
+                item.error = translated(error)
+
+
+class BatchingRecorder(SQLiteApplicationRecorder):
+    """The library's SQLite recorder, its inserts made by the process's one writer."""
+
+    writer: Writer
+
+    def insert_events(
+        self, stored_events: Sequence[StoredEvent], **kwargs: Any
+    ) -> Sequence[int] | None:
+        rows = [
+            (
+                e.originator_id.hex if isinstance(e.originator_id, UUID) else e.originator_id,
+                e.originator_version,
+                e.topic,
+                e.state,
+            )
+            for e in stored_events
+        ]
+
+        def insert(cursor: sqlite3.Cursor) -> list[int]:
+            ids = []
+            for row in rows:
+                cursor.execute(self.insert_events_statement, row)
+                ids.append(int(cursor.lastrowid or 0))
+            return ids
+
+        return self.writer.run(insert)
+
+    def horizon(self) -> int:
+        """Every notification id below this is final (one writer at a time commits in order)."""
+        with self.datastore.transaction(commit=False) as cursor:
+            cursor.execute(f"SELECT COALESCE(MAX(rowid), 0) + 1 FROM {self.events_table_name}")
+            return int(cursor.fetchone()[0])
+
+    def transact(self, work: Callable[[Any], T]) -> T:
+        """Run ``work(cursor)`` in the writer's next transaction."""
+        return self.writer.run(work)
+
+    def close(self) -> None:
+        self.writer.close()
+
+
+class LedgerSQLiteFactory(SQLiteFactory):
+    """The library's SQLite factory with a larger read pool and the batching writer."""
+
+    SQLITE_SYNCHRONOUS = "SQLITE_SYNCHRONOUS"
+    SQLITE_READERS = "SQLITE_READERS"
+
+    def __init__(self, env: Any) -> None:
+        super().__init__(env)
+        pool = self.datastore.pool
+        readers = int(self.env.get(self.SQLITE_READERS) or "8")
+        self.datastore = SQLiteDatastore(
+            db_name=pool.db_name,
+            lock_timeout=pool.lock_timeout,
+            pool_size=readers,
+            max_overflow=readers,
+            pool_timeout=float(pool.lock_timeout or 5),
+        )
+
+    def application_recorder(self) -> BatchingRecorder:
+        recorder = BatchingRecorder(datastore=self.datastore, events_table_name="stored_events")
+        recorder.writer = Writer(
+            self.datastore.pool.db_name,
+            synchronous=(self.env.get(self.SQLITE_SYNCHRONOUS) or "FULL").upper(),
+            busy_timeout=float(self.datastore.pool.lock_timeout or 5),
+        )
+        if self.env_create_table():
+            recorder.create_table()
+        return recorder

@@ -1,0 +1,121 @@
+"""Live streams share one feed per game: no stream loads anything to learn of a new event,
+whether this process wrote it or another one did."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+from uuid import UUID
+
+from service.application import Cardledger
+from service.auth import Principal
+from service.background.follower import LogFollower
+from service.live.streams import game_stream
+from service.settings import Settings
+from tests.api.test_round_trips import seated
+
+VIEWERS = 5
+
+
+@contextmanager
+def counted_loads(ledger: Cardledger) -> Iterator[dict[str, int]]:
+    counts = {"fresh": 0, "recorded": 0}
+    fresh, recorded = ledger.games.fresh, ledger.recorded
+
+    def counting(name: str, call: Callable[..., Any]) -> Callable[..., Any]:
+        def wrapped(*args: Any, **kwargs: Any) -> Any:
+            counts[name] += 1
+            return call(*args, **kwargs)
+
+        return wrapped
+
+    ledger.games.fresh = counting("fresh", fresh)  # type: ignore[method-assign]
+    ledger.recorded = counting("recorded", recorded)  # type: ignore[method-assign]
+    try:
+        yield counts
+    finally:
+        ledger.games.fresh = fresh  # type: ignore[method-assign]
+        ledger.recorded = recorded  # type: ignore[method-assign]
+
+
+class Viewers(threading.Thread):
+    """Spectators following one game on an event loop of their own, until the game ends."""
+
+    def __init__(self, ledger: Cardledger, game_id: UUID) -> None:
+        super().__init__(daemon=True)
+        self.ledger, self.game_id = ledger, game_id
+        self.versions: list[list[int]] = [[] for _ in range(VIEWERS)]
+        self.caught_up = threading.Event()
+        self.head = ledger.load(game_id).version
+
+    def run(self) -> None:
+        async def follow(into: list[int]) -> None:
+            async for message in game_stream(self.ledger, None, self.game_id, 0):
+                if message.event == "event":
+                    into.append(int(message.id))  # type: ignore[arg-type]
+                    if all(len(seen) >= self.head for seen in self.versions):
+                        self.caught_up.set()
+                if message.event == "end":
+                    return
+
+        async def main() -> None:
+            await asyncio.wait_for(asyncio.gather(*(follow(v) for v in self.versions)), 60)
+
+        asyncio.run(main())
+
+
+def play_to_end(ledger: Cardledger, game_id: UUID, who: list[Principal]) -> int:
+    while (known := ledger.games.cached(game_id)).state.status == "active":
+        seat = known.state.rules.to_act(known.state.table)[0]
+        card = known.state.rules.legal_commands(known.state.table, seat)[0]
+        ledger.send_command(
+            who[seat],
+            game_id,
+            {"type": "play", "card": card.card},  # type: ignore[attr-defined]
+            idempotency=None,
+            if_match=None,
+        )
+    return ledger.games.cached(game_id).version
+
+
+def test_streams_of_one_game_load_nothing_for_this_processs_writes(ledger: Cardledger) -> None:
+    game_id, who = seated(ledger, 2)
+    viewers = Viewers(ledger, game_id)
+    viewers.start()
+    assert viewers.caught_up.wait(10)
+    with counted_loads(ledger) as counts:
+        head = play_to_end(ledger, game_id, who)
+        viewers.join(30)
+    assert counts == {"fresh": 0, "recorded": 0}
+    assert viewers.versions == [list(range(1, head + 1))] * VIEWERS
+
+
+def test_streams_fold_other_processes_writes_from_the_log(settings: Settings) -> None:
+    reader, writer = Cardledger(settings), Cardledger(settings)
+    follower = LogFollower(
+        reader.store,
+        reader.changes,
+        [reader.feeds.seen],
+        start=lambda: reader.store.recorder.max_notification_id() or 0,
+        poll=0.02,
+    )
+    try:
+        game_id, who = seated(writer, 2)
+        viewers = Viewers(reader, game_id)
+        viewers.start()
+        assert viewers.caught_up.wait(10)
+        follower.start()
+        time.sleep(0.1)
+        with counted_loads(reader) as counts:
+            head = play_to_end(writer, game_id, who)
+            viewers.join(30)
+        assert counts == {"fresh": 0, "recorded": 0}
+        assert viewers.versions == [list(range(1, head + 1))] * VIEWERS
+    finally:
+        follower.stop()
+        reader.close()
+        writer.close()

@@ -1,0 +1,104 @@
+"""A command costs one store round trip when this process's copy of the game is current, and a
+stale copy (another process wrote) costs a retry, never a wrong write."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+from uuid import UUID
+
+import pytest
+
+from domain.errors import RuleViolation
+from service.application import Cardledger
+from service.auth import Principal
+from service.settings import Settings
+
+
+@contextmanager
+def counting(ledger: Cardledger) -> Iterator[dict[str, int]]:
+    """Counts the recorder's reads of a game's events and its inserts."""
+    recorder: Any = ledger.store.recorder
+    counts = {"select_events": 0, "insert_events": 0}
+    originals = {name: getattr(recorder, name) for name in counts}
+
+    def counted(name: str) -> Any:
+        def call(*args: Any, **kwargs: Any) -> Any:
+            counts[name] += 1
+            return originals[name](*args, **kwargs)
+
+        return call
+
+    for name in counts:
+        setattr(recorder, name, counted(name))
+    try:
+        yield counts
+    finally:
+        for name, original in originals.items():
+            setattr(recorder, name, original)
+
+
+def seated(ledger: Cardledger, seats: int) -> tuple[UUID, list[Principal]]:
+    players = [ledger.register_player(f"P{i}") for i in range(seats)]
+    who = [Principal(player_id=p.player_id, name=p.name) for p in players]
+    created = ledger.create_game(
+        who[0], variant="open-hand", seats=seats, options=None, client_seed="", idempotency=None
+    )
+    game_id = UUID(created.game_id)
+    for principal in who[1:]:
+        ledger.join_game(principal, game_id, client_seed="", idempotency=None)
+    return game_id, who
+
+
+def test_a_command_on_a_current_copy_is_one_insert_and_no_read(ledger: Cardledger) -> None:
+    game_id, who = seated(ledger, 2)
+    with counting(ledger) as counts:
+        for _ in range(4):
+            known = ledger.games.cached(game_id)
+            seat = known.state.rules.to_act(known.state.table)[0]
+            card = known.state.rules.legal_commands(known.state.table, seat)[0]
+            ledger.send_command(
+                who[seat],
+                game_id,
+                {"type": "play", "card": card.card},  # type: ignore[attr-defined]
+                idempotency=None,
+                if_match=None,
+            )
+    assert counts == {"select_events": 0, "insert_events": 4}
+
+
+def test_a_refusal_is_confirmed_on_the_stored_game_first(ledger: Cardledger) -> None:
+    game_id, who = seated(ledger, 2)
+    known = ledger.games.cached(game_id)
+    waiting = next(s for s in range(2) if s not in known.state.rules.to_act(known.state.table))
+    card = known.state.table.hands[waiting][0]
+    with counting(ledger) as counts, pytest.raises(RuleViolation) as refused:
+        ledger.send_command(
+            who[waiting], game_id, {"type": "play", "card": card}, idempotency=None, if_match=None
+        )
+    assert refused.value.code == "not_your_turn"
+    assert counts == {"select_events": 1, "insert_events": 0}
+
+
+def test_a_stale_copy_is_caught_by_the_insert_and_decided_again(settings: Settings) -> None:
+    first, second = Cardledger(settings), Cardledger(settings)  # two processes, one store
+    try:
+        game_id, who = seated(first, 3)
+        second.games.cached(game_id)  # second's copy, soon to be behind
+        voted = first.send_command(
+            who[1], game_id, {"type": "vote_cancel"}, idempotency=None, if_match=None
+        )
+        with counting(second) as counts:
+            result = second.send_command(
+                who[2], game_id, {"type": "vote_cancel"}, idempotency=None, if_match=None
+            )
+        # The insert at the stale version failed, the copy caught up, the vote was re-decided.
+        assert counts == {"select_events": 1, "insert_events": 2}
+        assert result.version == voted.version + 1
+        events = second.events(None, game_id, after=0, limit=100).events
+        assert [e.version for e in events] == list(range(1, len(events) + 1))
+        assert sorted(e.payload.seat for e in events if e.type == "CancelVoted") == [1, 2]
+    finally:
+        first.close()
+        second.close()

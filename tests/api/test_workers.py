@@ -1,0 +1,52 @@
+"""`cardledger serve --workers 2`: two processes behind one port, one store, one game."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import httpx
+
+from service.http.app import INSTANCE_HEADER
+from service.settings import Settings
+from tests.servers import running_server
+
+
+def fresh_connection(base: str) -> httpx.Client:
+    """A client that opens a new connection per request, so the kernel picks a worker each
+    time (a kept-alive connection would stay with one)."""
+    return httpx.Client(base_url=base, timeout=10, limits=httpx.Limits(max_keepalive_connections=0))
+
+
+def test_two_workers_serve_one_game_between_them(settings: Settings, tmp_path: Path) -> None:
+    settings = Settings(database_url=settings.database_url, data_dir=tmp_path)
+    with running_server(settings, tmp_path, workers=2) as base, fresh_connection(base) as http:
+        tokens = [http.post("/players", json={"name": n}).json()["token"] for n in ("Ann", "Ben")]
+        auth = [{"Authorization": f"Bearer {token}"} for token in tokens]
+        answered_by: list[str] = []
+        games = 0
+        while len(set(answered_by)) < 2 and games < 10:
+            games += 1
+            game_id = http.post(
+                "/games", json={"variant": "open-hand", "seats": 2}, headers=auth[0]
+            ).json()["game_id"]
+            http.post(f"/games/{game_id}/join", headers=auth[1]).raise_for_status()
+            while (public := http.get(f"/games/{game_id}").json())["status"] == "active":
+                seat = public["to_act"][0]
+                view = http.get(f"/games/{game_id}/view", headers=auth[seat]).json()
+                command = next(c for c in view["legal_commands"] if c["type"] == "play")
+                played = http.post(
+                    f"/games/{game_id}/commands",
+                    json=command,
+                    headers={**auth[seat], "If-Match": str(public["version"])},
+                )
+                assert played.status_code == 200, played.text
+                answered_by.append(played.headers[INSTANCE_HEADER])
+            events = http.get(f"/games/{game_id}/events", params={"limit": 500}).json()["events"]
+            assert [e["version"] for e in events] == list(range(1, len(events) + 1))
+            assert http.get(f"/games/{game_id}/audit").json()["verdict"] == "valid"
+        assert len(set(answered_by)) == 2, f"every command went to one worker: {answered_by}"
+        # The read models count every game once, whichever worker projects them.
+        finished = http.get("/games", params={"status": "finished"}).json()
+        assert len(finished) == games
+        rows = http.get("/leaderboard", params={"variant": "open-hand"}).json()[0]["rows"]
+        assert sorted(row["games"] for row in rows) == [games, games]

@@ -1,0 +1,138 @@
+"""SQLite: durability set explicitly, one writer committing concurrent work together, and a
+locked database answered with 503, not 500 or a hang."""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+from eventsourcing.persistence import IntegrityError, StoredEvent
+from litestar.testing import TestClient
+
+from service.http.app import create_app
+from service.settings import Settings
+from service.store.event_store import Store
+from service.store.sqlite import BatchingRecorder, Writer
+
+
+def sqlite_store(tmp_path: Path, **settings: object) -> Store:
+    return Store(env=Settings(data_dir=tmp_path, **settings).store_env())  # type: ignore[arg-type]
+
+
+def one_event(game: uuid.UUID | None = None, version: int = 1) -> list[StoredEvent]:
+    return [
+        StoredEvent(
+            originator_id=game or uuid.uuid4(), originator_version=version, topic="t", state=b"{}"
+        )
+    ]
+
+
+def writer_of(store: Store) -> Writer:
+    assert isinstance(store.recorder, BatchingRecorder)
+    return store.recorder.writer
+
+
+@pytest.mark.parametrize(("setting", "level"), [("FULL", 2), ("NORMAL", 1)])
+def test_synchronous_is_set_and_wal_is_on(tmp_path: Path, setting: str, level: int) -> None:
+    store = sqlite_store(tmp_path, sqlite_synchronous=setting)
+    try:
+        assert writer_of(store).synchronous() == level
+        mode = writer_of(store).run(lambda c: c.execute("PRAGMA journal_mode").fetchone()[0])
+        assert mode == "wal"
+    finally:
+        store.close()
+
+
+def test_the_default_is_full(tmp_path: Path) -> None:
+    assert Settings.from_env({}).sqlite_synchronous == "FULL"
+    assert Settings.from_env({"CARDLEDGER_SQLITE_SYNCHRONOUS": "normal"}).sqlite_synchronous == (
+        "NORMAL"
+    )
+
+
+def test_concurrent_saves_commit_together(tmp_path: Path) -> None:
+    store = sqlite_store(tmp_path)
+    try:
+        writer = writer_of(store)
+        before = writer.commits
+        barrier = threading.Barrier(32)
+        results: list[object] = []
+
+        def save() -> None:
+            barrier.wait()
+            results.append(store.recorder.insert_events(one_event()))
+
+        threads = [threading.Thread(target=save) for _ in range(32)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(30)
+        assert len(results) == 32
+        assert len(store.recorder.select_notifications(0, 100)) == 32
+        assert writer.commits - before < 32  # some commits carried several saves
+    finally:
+        store.close()
+
+
+def test_a_conflict_rolls_back_only_its_own_piece(tmp_path: Path) -> None:
+    store = sqlite_store(tmp_path)
+    try:
+        writer = writer_of(store)
+        taken = uuid.uuid4()
+        store.recorder.insert_events(one_event(taken))
+        hold, held = threading.Event(), threading.Event()
+
+        def block(cursor: sqlite3.Cursor) -> None:
+            held.set()
+            hold.wait(10)
+
+        outcomes: dict[str, object] = {}
+
+        def attempt(name: str, events: list[StoredEvent]) -> None:
+            try:
+                outcomes[name] = store.recorder.insert_events(events)
+            except IntegrityError as error:
+                outcomes[name] = error
+
+        blocker = threading.Thread(target=writer.run, args=(block,))
+        blocker.start()
+        held.wait(10)  # the writer is inside a transaction: the next two queue for the next one
+        commits = writer.commits
+        clash = threading.Thread(target=attempt, args=("clash", one_event(taken)))
+        fine = threading.Thread(target=attempt, args=("fine", one_event()))
+        clash.start()
+        fine.start()
+        time.sleep(0.2)
+        hold.set()
+        for thread in (blocker, clash, fine):
+            thread.join(10)
+        assert isinstance(outcomes["clash"], IntegrityError)
+        assert isinstance(outcomes["fine"], list)
+        assert writer.commits == commits + 2  # the blocker's, then both pieces in one
+        assert len(store.recorder.select_notifications(0, 10)) == 2
+    finally:
+        store.close()
+
+
+def test_a_locked_database_answers_503_quickly_and_recovers(tmp_path: Path) -> None:
+    settings = Settings(data_dir=tmp_path, store_timeout=1)
+    with TestClient(create_app(settings)) as client:
+        assert client.post("/players", json={"name": "Ann"}).status_code == 201
+        other = sqlite3.connect(tmp_path / settings.sqlite_file, isolation_level=None)
+        other.execute("BEGIN IMMEDIATE")  # another process holds the write lock
+        try:
+            started = time.monotonic()
+            refused = client.post("/players", json={"name": "Ben"})
+            waited = time.monotonic() - started
+        finally:
+            other.execute("ROLLBACK")
+            other.close()
+        assert refused.status_code == 503
+        assert refused.json()["code"] == "store_unavailable"
+        assert refused.headers["Retry-After"].isdigit()
+        assert waited < 5
+        assert client.post("/players", json={"name": "Ben"}).status_code == 201
