@@ -14,15 +14,19 @@ import threading
 from datetime import datetime, timedelta
 from uuid import UUID
 
+from eventsourcing.persistence import Notification
+
 from domain.aggregate import Recorded
-from domain.events import GameCancelled, GameFinished
-from domain.variants import deadline_started
+from domain.events import Event, GameCancelled, GameFinished, topic
+from domain.variants import DEADLINE_EVENTS, deadline_started
 from service.application import Cardledger
 from service.errors import ApiError
 
 log = logging.getLogger("cardledger.timers")
 RETRY = timedelta(seconds=1)  # after a failed expiry (the store was away)
 LONGEST_NAP = 1.0  # seconds: the clock is re-read at least this often
+ENDINGS: frozenset[type[Event]] = frozenset({GameFinished, GameCancelled})
+WATCHED = frozenset(topic(kind) for kind in DEADLINE_EVENTS | ENDINGS)
 
 
 class DeadlineWatcher:
@@ -48,6 +52,9 @@ class DeadlineWatcher:
         with self._changed:
             self.deadlines.update(deadlines)
             self._changed.notify_all()
+
+    def wants(self, notification: Notification) -> bool:
+        return notification.topic in WATCHED
 
     def observe(self, recorded: list[Recorded]) -> None:
         """A batch of events from the log: note the deadlines they start and the games that end."""

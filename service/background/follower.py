@@ -10,6 +10,9 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable, Sequence
+from typing import Protocol
+
+from eventsourcing.persistence import Notification
 
 from domain.aggregate import Recorded
 from service.live.changes import Changes
@@ -17,7 +20,14 @@ from service.store.event_store import Store
 
 log = logging.getLogger("cardledger.follower")
 BATCH = 500
-Consumer = Callable[[list[Recorded]], None]
+
+
+class Consumer(Protocol):
+    def wants(self, notification: Notification) -> bool:
+        """Whether to decode this one for us (most events interest nobody: skip decoding)."""
+
+    def observe(self, recorded: list[Recorded]) -> None:
+        """The events of a batch this consumer wanted, in log order."""
 
 
 class LogFollower:
@@ -29,12 +39,14 @@ class LogFollower:
         *,
         start: Callable[[], int],
         poll: float = 0.2,
+        gap: float = 0.02,
     ) -> None:
         self._store = store
         self._changes = changes
         self._consumers = consumers
         self._start = start
         self._poll = poll
+        self._gap = gap
         self.position: int | None = None
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="log-follower", daemon=True)
@@ -57,9 +69,17 @@ class LogFollower:
             batch = self._store.game_notifications(self.position, BATCH)
             if not batch:
                 return seen
-            recorded = [self._store.decode(notification) for notification in batch]
-            for consume in self._consumers:
-                consume(recorded)
+            wanted: list[list[Recorded]] = [[] for _ in self._consumers]
+            for notification in batch:
+                interested = [c.wants(notification) for c in self._consumers]
+                if any(interested):
+                    event = self._store.decode(notification)
+                    for into, wants in zip(wanted, interested, strict=True):
+                        if wants:
+                            into.append(event)
+            for consumer, events in zip(self._consumers, wanted, strict=True):
+                if events:
+                    consumer.observe(events)
             self.position = batch[-1].id
             seen += len(batch)
             if len(batch) < BATCH:
@@ -73,4 +93,6 @@ class LogFollower:
             except Exception:
                 log.exception("following the log failed; retrying")
                 self._stop.wait(1.0)
+            # Under load a write lands every millisecond: read in batches, not once per write.
+            self._stop.wait(self._gap)
             count = self._changes.wait(count, self._poll)

@@ -104,11 +104,13 @@ class ReadModelRunner:
         leader: LeaderLock,
         *,
         interval: float = 0.2,
+        gap: float = 0.02,
     ) -> None:
         self.read_models = read_models
         self.changes = changes
         self.leader = leader
         self.interval = interval
+        self.gap = gap
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self.run, name="read-models", daemon=True)
 
@@ -133,4 +135,5 @@ class ReadModelRunner:
             except Exception:
                 log.exception("read model update failed; retrying")
                 self._stop.wait(1.0)
+            self._stop.wait(self.gap)  # batches of events, not one read per write
             count = self.changes.wait(count, self.interval)

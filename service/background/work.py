@@ -26,7 +26,7 @@ class BackgroundWork:
         self.follower = LogFollower(
             ledger.store,
             ledger.changes,
-            [self.watcher.observe, ledger.feeds.seen],
+            [self.watcher, ledger.feeds],
             start=start_position,
         )
         self.projector = (

@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable
 from uuid import UUID
 
 import msgspec
+from eventsourcing.persistence import Notification
 
 from domain.aggregate import GameAggregate, Recorded, project
 from domain.perspective import Perspective
@@ -128,7 +129,10 @@ class Feeds:
         if feed is not None:
             feed.advance(aggregate, recorded)
 
-    def seen(self, recorded: list[Recorded]) -> None:
+    def wants(self, notification: Notification) -> bool:
+        return notification.originator_id in self._feeds
+
+    def observe(self, recorded: list[Recorded]) -> None:
         """Events read from the log (any process's): fold them onto the feeds they belong to."""
         by_game: dict[UUID, list[Recorded]] = {}
         for event in recorded:

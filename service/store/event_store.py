@@ -35,6 +35,16 @@ class Store(Application[UUID]):
     def construct_mapper(self) -> Mapper[UUID]:
         return EnvelopeMapper()
 
+    def save(self, *objs: Any, **kwargs: Any) -> list[Any]:
+        """Every pending event of the given aggregates and records in one insert: the library's
+        save without its runtime protocol checks (a tenth of a command's CPU) or its
+        snapshotting and notification hooks, which we do not use."""
+        stored = [
+            self.mapper.to_stored_event(event) for obj in objs for event in obj.collect_events()
+        ]
+        self.recorder.insert_events(stored)
+        return []
+
     @property
     def writer(self) -> HorizonRecorder | BatchingRecorder:
         recorder = self.recorder

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+import time
 from collections import deque
 from collections.abc import Callable, Sequence
 from typing import Any, Generic, TypeVar
@@ -95,7 +96,7 @@ class Writer:
             uri=True,
             check_same_thread=False,
             isolation_level=None,  # we issue BEGIN and COMMIT ourselves
-            timeout=self._busy_timeout,
+            timeout=0,  # _begin waits for the write lock itself
         )
         connection.row_factory = sqlite3.Row
         connection.execute("PRAGMA journal_mode=WAL")
@@ -125,10 +126,7 @@ class Writer:
 
     def _commit(self, batch: list[_Work[Any]]) -> None:
         try:
-            if self._connection is None:
-                self._connection = self._connect()
-            cursor = self._connection.cursor()
-            cursor.execute("BEGIN IMMEDIATE")
+            cursor = self._begin()
         except sqlite3.Error as error:
             self._fail(batch, error)
             return
@@ -146,6 +144,22 @@ class Writer:
             self._fail(batch, error)
             return
         self.commits += 1
+
+    def _begin(self) -> sqlite3.Cursor:
+        """Take the write lock. Another process may hold it: retry every millisecond rather
+        than leave it to SQLite's busy handler, whose sleeps grow to 100 ms."""
+        if self._connection is None:
+            self._connection = self._connect()
+        cursor = self._connection.cursor()
+        give_up = time.monotonic() + self._busy_timeout
+        while True:
+            try:
+                cursor.execute("BEGIN IMMEDIATE")
+                return cursor
+            except sqlite3.OperationalError as error:
+                if "locked" not in str(error) or time.monotonic() >= give_up:
+                    raise
+                time.sleep(0.001)
 
     def _fail(self, batch: list[_Work[Any]], error: sqlite3.Error) -> None:
         """Nothing of the batch is durable: every piece hears so."""
@@ -186,6 +200,43 @@ class BatchingRecorder(SQLiteApplicationRecorder):
             return ids
 
         return self.writer.run(insert)
+
+    def select_events(
+        self,
+        originator_id: UUID | str,
+        *,
+        gt: int | None = None,
+        lte: int | None = None,
+        desc: bool = False,
+        limit: int | None = None,
+    ) -> Sequence[StoredEvent]:
+        """An aggregate's events, by one SELECT outside any explicit transaction (a single
+        statement reads one snapshot; BEGIN and ROLLBACK around it doubled a read's cost)."""
+        key = originator_id.hex if isinstance(originator_id, UUID) else originator_id
+        statement = self.select_events_statement
+        params: list[Any] = [key]
+        for clause, value in (
+            ("AND originator_version>? ", gt),
+            ("AND originator_version<=? ", lte),
+        ):
+            if value is not None:
+                statement += clause
+                params.append(value)
+        statement += "ORDER BY originator_version DESC " if desc else "ORDER BY originator_version "
+        if limit is not None:
+            statement += "LIMIT ?"
+            params.append(limit)
+        with self.datastore.get_connection(commit=False) as connection:
+            rows = connection.cursor().sqlite_cursor.execute(statement, params).fetchall()
+        return [
+            StoredEvent(
+                originator_id=self.convert_originator_id(row["originator_id"]),
+                originator_version=row["originator_version"],
+                topic=row["topic"],
+                state=row["state"],
+            )
+            for row in rows
+        ]
 
     def horizon(self) -> int:
         """Every notification id below this is final (one writer at a time commits in order)."""

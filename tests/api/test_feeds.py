@@ -99,7 +99,7 @@ def test_streams_fold_other_processes_writes_from_the_log(settings: Settings) ->
     follower = LogFollower(
         reader.store,
         reader.changes,
-        [reader.feeds.seen],
+        [reader.feeds],
         start=lambda: reader.store.recorder.max_notification_id() or 0,
         poll=0.02,
     )

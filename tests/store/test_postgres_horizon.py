@@ -50,20 +50,12 @@ class OpenWriter:
     def __init__(self, recorder: HorizonRecorder, url: str) -> None:
         self.recorder = recorder
         self.connection = psycopg.connect(conninfo(url))  # not autocommit: a transaction
-        self.connection.execute(
-            f'SET search_path TO "{recorder.datastore.schema}"'  # the composite type's schema
-        )
         self.ids: list[int] = []
 
     def insert(self, events: list[StoredEvent], statement: Any = None) -> None:
-        rows = [
-            self.recorder.construct_pg_stored_event(
-                e.originator_id, e.originator_version, e.topic, e.state
-            )
-            for e in events
-        ]
         with self.connection.cursor() as cursor:
-            cursor.execute(statement or self.recorder.insert_events_statement, (rows,))
+            statement = statement or self.recorder.insert_sql(len(events))
+            cursor.execute(statement, self.recorder.insert_parameters(events))
             self.ids = [row[0] for row in cursor.fetchall()]
 
     def commit(self) -> None:
@@ -114,9 +106,8 @@ def test_without_the_horizon_the_same_interleaving_loses_an_event(
     sequence) and its reader (no horizon) skip the slow writer's event for ever."""
     sequence_insert = psycopg.sql.SQL(
         "INSERT INTO {table} (originator_id, originator_version, topic, state)"
-        " SELECT originator_id, originator_version, topic, state FROM unnest(%s::{type}[])"
-        " RETURNING notification_id"
-    ).format(table=recorder.table, type=psycopg.sql.Identifier(recorder.stored_event_type_name))
+        " VALUES (%s, %s, %s, %s) RETURNING notification_id"
+    ).format(table=recorder.table)
     slow, fast = OpenWriter(recorder, postgres_url), OpenWriter(recorder, postgres_url)
     slow.insert(stored(), sequence_insert)
     fast.insert(stored(), sequence_insert)
