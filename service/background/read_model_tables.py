@@ -24,6 +24,18 @@ MAIN = "main"  # the position of the rows
 SCHEMA = "schema"  # the version of the rows' shape
 
 
+class GameRow(msgspec.Struct, frozen=True, kw_only=True):
+    """A game's row, in column order: its lobby entry, scoreboard and running deadline."""
+
+    game_id: str
+    variant: str
+    status: str
+    created_at: str
+    deadline: str | None
+    entry: str
+    scoreboard: str
+
+
 class Tables:
     def __init__(self, store: Store) -> None:
         self._store = store
@@ -98,10 +110,10 @@ class Tables:
         )
         return cursor.fetchone() is not None
 
-    def write_game(
-        self, cursor: Any, entry: LobbyEntry, board: str, deadline: datetime | None
-    ) -> None:
-        cursor.execute(
+    def write_games(self, cursor: Any, rows: list[GameRow]) -> None:
+        if not rows:
+            return
+        cursor.executemany(
             self._sql(
                 "INSERT INTO {games}"
                 " (game_id, variant, status, created_at, deadline, entry, scoreboard)"
@@ -110,19 +122,14 @@ class Tables:
                 " deadline = excluded.deadline, entry = excluded.entry,"
                 " scoreboard = excluded.scoreboard"
             ),
-            (
-                entry.game_id,
-                entry.variant,
-                entry.status,
-                entry.created_at.isoformat(),
-                deadline.isoformat() if deadline is not None else None,
-                msgspec.json.encode(entry).decode(),
-                board,
-            ),
+            [msgspec.structs.astuple(row) for row in rows],
         )
 
-    def count(self, cursor: Any, result: Result) -> None:
-        cursor.execute(
+    def count(self, cursor: Any, results: list[Result]) -> None:
+        """Each result adds a game, maybe a win, and its points to its player's row."""
+        if not results:
+            return
+        cursor.executemany(
             self._sql(
                 "INSERT INTO {leaderboard} (variant, player_id, name, games, wins, points)"
                 " VALUES ({p}, {p}, {p}, 1, {p}, {p})"
@@ -131,7 +138,7 @@ class Tables:
                 " wins = {leaderboard}.wins + excluded.wins,"
                 " points = {leaderboard}.points + excluded.points"
             ),
-            (result.variant, result.player_id, result.name, int(result.won), result.points),
+            [(r.variant, r.player_id, r.name, int(r.won), r.points) for r in results],
         )
 
     def clear(self, cursor: Any) -> None:

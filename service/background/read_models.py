@@ -24,7 +24,7 @@ from domain.aggregate import GameAggregate, Recorded, project
 from domain.events import GameFinished
 from projections.lobby import LeaderboardRow, LobbyEntry, lobby_entry, results
 from projections.scoreboard import Scoreboard, scoreboard
-from service.background.read_model_tables import Tables
+from service.background.read_model_tables import GameRow, Tables
 from service.store.event_store import Store
 
 BATCH = 500
@@ -84,14 +84,16 @@ class ReadModels:
             if isinstance(event.payload, GameFinished):
                 finished.append(game_id)
 
+        # Rows are made before the transaction: on PostgreSQL every reader of the log waits for
+        # the oldest transaction in flight, so this one must be short.
+        rows = [self._rows(aggregate) for aggregate in folded.values()]
+        counted = [result for game_id in finished for result in results(folded[game_id].state)]
+
         def write(cursor: Any) -> None:
             if not self.tables.move(cursor, position, batch[-1].id):
                 raise _Stale
-            for aggregate in folded.values():
-                self.tables.write_game(cursor, *self._rows(aggregate))
-            for game_id in finished:
-                for result in results(folded[game_id].state):
-                    self.tables.count(cursor, result)
+            self.tables.write_games(cursor, rows)
+            self.tables.count(cursor, counted)
 
         self.store.transact(write)
         self._remember(folded)
@@ -120,7 +122,7 @@ class ReadModels:
             self._folds.popitem(last=False)
 
     @staticmethod
-    def _rows(aggregate: GameAggregate) -> tuple[LobbyEntry, str, datetime | None]:
+    def _rows(aggregate: GameAggregate) -> GameRow:
         state = aggregate.state
         entry = lobby_entry(
             state,
@@ -128,9 +130,16 @@ class ReadModels:
             created_at=aggregate.created_on,
             updated_at=aggregate.modified_on,
         )
-        board = msgspec.json.encode(scoreboard(state)).decode()
         deadline = state.rules.deadline(state.table) if state.status == "active" else None
-        return entry, board, deadline
+        return GameRow(
+            game_id=entry.game_id,
+            variant=entry.variant,
+            status=entry.status,
+            created_at=entry.created_at.isoformat(),
+            deadline=deadline.isoformat() if deadline is not None else None,
+            entry=msgspec.json.encode(entry).decode(),
+            scoreboard=msgspec.json.encode(scoreboard(state)).decode(),
+        )
 
     def rebuild(self) -> int:
         """Forget every row and the position, then follow the log again from the start."""
