@@ -9,27 +9,39 @@ import yaml
 DOCKER = Path(__file__).resolve().parents[1] / "docker"
 
 
-def test_compose_runs_postgres_and_the_api_against_it() -> None:
+def test_compose_runs_two_api_replicas_on_one_postgres_behind_a_proxy() -> None:
     compose = yaml.safe_load((DOCKER / "compose.yaml").read_text())
     services = compose["services"]
-    assert {"postgres", "api", "projector"} <= set(services)
+    assert {"postgres", "migrate", "api", "projector", "proxy"} <= set(services)
+    url = services["api"]["environment"]["CARDLEDGER_DATABASE_URL"]
+    assert url.startswith("postgresql://") and "@postgres:5432/" in url
+    for name in ("migrate", "api", "projector"):
+        assert services[name]["environment"]["CARDLEDGER_DATABASE_URL"] == url
+        assert services[name]["build"]["dockerfile"] == "docker/Dockerfile"
     api = services["api"]
-    assert api["environment"]["CARDLEDGER_DATABASE_URL"].startswith("postgresql://")
-    assert "@postgres:5432/" in api["environment"]["CARDLEDGER_DATABASE_URL"]
+    assert api["deploy"]["replicas"] == 2
+    assert "ports" not in api  # reached through the proxy only
     assert "CARDLEDGER_ADMIN_TOKEN" in api["environment"]
-    assert api["ports"] == ["127.0.0.1:8000:8000"]
-    assert api["depends_on"]["postgres"]["condition"] == "service_healthy"
-    assert api["build"]["dockerfile"] == "docker/Dockerfile"
-    assert services["postgres"]["healthcheck"]["test"]
-    # The projector keeps the read models; the API leaves them to it.
+    # The projector keeps the read models; the replicas leave them to it.
     assert api["environment"]["CARDLEDGER_PROJECTOR"] == "external"
-    projector = services["projector"]
-    assert projector["command"] == ["cardledger", "project"]
-    assert (
-        projector["environment"]["CARDLEDGER_DATABASE_URL"]
-        == api["environment"]["CARDLEDGER_DATABASE_URL"]
-    )
-    assert projector["depends_on"]["api"]["condition"] == "service_healthy"
+    assert services["projector"]["command"] == ["cardledger", "project"]
+    # Tables are made once, before the replicas and the projector start.
+    assert services["migrate"]["command"] == ["cardledger", "migrate"]
+    assert services["migrate"]["depends_on"]["postgres"]["condition"] == "service_healthy"
+    for name in ("api", "projector"):
+        condition = services[name]["depends_on"]["migrate"]["condition"]
+        assert condition == "service_completed_successfully"
+    proxy = services["proxy"]
+    assert proxy["ports"] == ["127.0.0.1:8000:8000"]
+    assert proxy["depends_on"]["api"]["condition"] == "service_healthy"
+    assert services["postgres"]["healthcheck"]["test"]
+
+
+def test_the_proxy_balances_over_the_replicas_and_leaves_streams_unbuffered() -> None:
+    config = (DOCKER / "nginx.conf").read_text()
+    assert "server api:8000;" in config and "proxy_pass http://cardledger;" in config
+    stream = config[config.index("/stream") :]
+    assert "proxy_buffering off;" in stream
 
 
 def test_dockerfile_runs_as_non_root_with_a_healthcheck() -> None:
