@@ -10,8 +10,11 @@ from uuid import UUID
 from litestar.concurrency import sync_to_thread
 from litestar.response import ServerSentEventMessage
 
+from domain.aggregate import Recorded
+from domain.perspective import Perspective
 from service.application import Cardledger
 from service.auth import Principal
+from service.live.feeds import Feed
 from service.perspectives import viewer_perspective
 
 PAGE = 100
@@ -41,11 +44,7 @@ async def game_stream(
                 )
                 perspective = viewer_perspective(feed.aggregate.state, principal)
                 for event in page:
-                    yield ServerSentEventMessage(
-                        event="event",
-                        id=event.originator_version,
-                        data=feed.event_json(event, perspective),
-                    )
+                    yield event_message(feed, event, perspective)
                     after = event.originator_version
                     owed_view = True
                 continue
@@ -54,11 +53,7 @@ async def game_stream(
                 owed_view = False
                 perspective = viewer_perspective(current.state, principal)
                 for event in events:
-                    yield ServerSentEventMessage(
-                        event="event",
-                        id=event.originator_version,
-                        data=feed.event_json(event, perspective),
-                    )
+                    yield event_message(feed, event, perspective)
                 after = current.version
                 yield ServerSentEventMessage(
                     event="view", data=feed.view_json(current, perspective)
@@ -75,3 +70,10 @@ async def game_stream(
                     last_sent = time.monotonic()
     finally:
         ledger.feeds.unfollow(feed, wakeup)
+
+
+def event_message(feed: Feed, event: Recorded, perspective: Perspective) -> ServerSentEventMessage:
+    """An event as the perspective may see it; its id is its version (for Last-Event-ID)."""
+    return ServerSentEventMessage(
+        event="event", id=event.originator_version, data=feed.event_json(event, perspective)
+    )

@@ -37,6 +37,8 @@ from eventsourcing.postgres import (
 )
 from psycopg.sql import SQL, Identifier
 
+from service.store.ranges import version_range
+
 log = logging.getLogger("cardledger.store")
 T = TypeVar("T")
 
@@ -140,19 +142,9 @@ class HorizonRecorder(PostgresApplicationRecorder):
         limit: int | None = None,
     ) -> Sequence[StoredEvent]:
         """An aggregate's events (not retried: the service answers 503 and the client may)."""
-        statement = self.select_events_sql
-        params: list[Any] = [originator_id]
-        for clause, value in (
-            (" AND originator_version > %s", gt),
-            (" AND originator_version <= %s", lte),
-        ):
-            if value is not None:
-                statement += clause
-                params.append(value)
-        statement += " ORDER BY originator_version DESC" if desc else " ORDER BY originator_version"
-        if limit is not None:
-            statement += " LIMIT %s"
-            params.append(limit)
+        tail, params = version_range("%s", gt=gt, lte=lte, desc=desc, limit=limit)
+        statement = self.select_events_sql + tail
+        params.insert(0, originator_id)
         with self.connection() as connection, connection.cursor() as cursor:
             cursor.execute(statement, params, prepare=True)
             return [

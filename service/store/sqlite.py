@@ -26,6 +26,8 @@ from eventsourcing.persistence import (
 )
 from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteDatastore, SQLiteFactory
 
+from service.store.ranges import version_range
+
 T = TypeVar("T")
 MAX_BATCH = 512  # pieces of work per transaction
 SYNCHRONOUS_LEVELS = ("FULL", "NORMAL", "EXTRA")
@@ -213,19 +215,9 @@ class BatchingRecorder(SQLiteApplicationRecorder):
         """An aggregate's events, by one SELECT outside any explicit transaction (a single
         statement reads one snapshot; BEGIN and ROLLBACK around it doubled a read's cost)."""
         key = originator_id.hex if isinstance(originator_id, UUID) else originator_id
-        statement = self.select_events_statement
-        params: list[Any] = [key]
-        for clause, value in (
-            ("AND originator_version>? ", gt),
-            ("AND originator_version<=? ", lte),
-        ):
-            if value is not None:
-                statement += clause
-                params.append(value)
-        statement += "ORDER BY originator_version DESC " if desc else "ORDER BY originator_version "
-        if limit is not None:
-            statement += "LIMIT ?"
-            params.append(limit)
+        tail, params = version_range("?", gt=gt, lte=lte, desc=desc, limit=limit)
+        statement = f"SELECT * FROM {self.events_table_name} WHERE originator_id = ?{tail}"
+        params.insert(0, key)
         with self.datastore.get_connection(commit=False) as connection:
             rows = connection.cursor().sqlite_cursor.execute(statement, params).fetchall()
         return [

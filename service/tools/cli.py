@@ -20,7 +20,7 @@ from service.live.listener import PostgresListener
 from service.settings import Settings
 from service.tools import bench, load
 from service.tools.http1 import HttpError
-from service.tools.simulate import summary_text, write_results
+from service.tools.simulate import LoadReport, summary_text, write_results
 
 
 def serve(args: argparse.Namespace) -> int:
@@ -126,23 +126,32 @@ def run_simulation(args: argparse.Namespace) -> int:
     except (HttpError, ValueError, OSError) as error:
         print(f"simulate: {error}", file=sys.stderr)
         return 2
-    report = asyncio.run(
-        load.play_games(
-            args.url,
-            variant=args.variant,
-            seats=args.seats,
-            games=args.games,
-            concurrency=args.concurrency,
-            options=options,
-            seed=args.seed,
-            audit=not args.no_audit,
-            progress=True,
+    report = LoadReport()
+    interrupted = False
+    try:
+        asyncio.run(
+            load.play_games(
+                args.url,
+                variant=args.variant,
+                seats=args.seats,
+                games=args.games,
+                concurrency=args.concurrency,
+                options=options,
+                seed=args.seed,
+                audit=not args.no_audit,
+                progress=True,
+                report=report,
+            )
         )
-    )
+    except KeyboardInterrupt:
+        interrupted = True  # the games finished so far are still reported
+        print("\nsimulate: interrupted; the games finished so far:", file=sys.stderr)
     print(summary_text(report, audited=not args.no_audit))
     if args.output:
         with open(args.output, "wb") as out:
             write_results(report, out)
+    if interrupted:
+        return 130
     return 0 if report.all_finished_and_valid(audited=not args.no_audit) else 1
 
 

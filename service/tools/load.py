@@ -209,12 +209,14 @@ async def play_games(
     seed: int,
     audit: bool,
     progress: bool,
+    report: LoadReport | None = None,
 ) -> LoadReport:
     """Play ``games`` games, ``concurrency`` at a time; every request timed, every game reported.
 
-    Game ``i``'s bots draw from ``Random(f"{seed}:{i}")``, whichever worker plays it.
+    Game ``i``'s bots draw from ``Random(f"{seed}:{i}")``, whichever worker plays it. If the run
+    is interrupted, ``report`` (when given) still holds every game finished until then.
     """
-    report = LoadReport()
+    report = report if report is not None else LoadReport()
     pending = iter(range(games))  # shared: each worker takes the next game when it is free
 
     async def worker() -> None:
@@ -229,10 +231,12 @@ async def play_games(
             await http.aclose()
 
     started = perf_counter()
-    async with progress_bar(report, games, enabled=progress):
-        await asyncio.gather(*(worker() for _ in range(max(1, min(concurrency, games)))))
-    report.wall_seconds = perf_counter() - started
-    report.games.sort(key=lambda game: game.index)
+    try:
+        async with progress_bar(report, games, enabled=progress):
+            await asyncio.gather(*(worker() for _ in range(max(1, min(concurrency, games)))))
+    finally:
+        report.wall_seconds = perf_counter() - started
+        report.games.sort(key=lambda game: game.index)
     return report
 
 

@@ -12,11 +12,10 @@ from typing import Any
 from uuid import UUID
 
 from service.application import Cardledger
-from service.auth import Principal
 from service.background.follower import LogFollower
 from service.live.streams import game_stream
 from service.settings import Settings
-from tests.api.test_round_trips import seated
+from service.tools.local_games import play_to_end, seated
 
 VIEWERS = 5
 
@@ -68,27 +67,14 @@ class Viewers(threading.Thread):
         asyncio.run(main())
 
 
-def play_to_end(ledger: Cardledger, game_id: UUID, who: list[Principal]) -> int:
-    while (known := ledger.games.cached(game_id)).state.status == "active":
-        seat = known.state.rules.to_act(known.state.table)[0]
-        card = known.state.rules.legal_commands(known.state.table, seat)[0]
-        ledger.send_command(
-            who[seat],
-            game_id,
-            {"type": "play", "card": card.card},  # type: ignore[attr-defined]
-            idempotency=None,
-            if_match=None,
-        )
-    return ledger.games.cached(game_id).version
-
-
 def test_streams_of_one_game_load_nothing_for_this_processs_writes(ledger: Cardledger) -> None:
     game_id, who = seated(ledger, 2)
     viewers = Viewers(ledger, game_id)
     viewers.start()
     assert viewers.caught_up.wait(10)
     with counted_loads(ledger) as counts:
-        head = play_to_end(ledger, game_id, who)
+        play_to_end(ledger, game_id, who)
+        head = ledger.games.cached(game_id).version
         viewers.join(30)
     assert counts == {"fresh": 0, "recorded": 0}
     assert viewers.versions == [list(range(1, head + 1))] * VIEWERS
@@ -111,7 +97,8 @@ def test_streams_fold_other_processes_writes_from_the_log(settings: Settings) ->
         follower.start()
         time.sleep(0.1)
         with counted_loads(reader) as counts:
-            head = play_to_end(writer, game_id, who)
+            play_to_end(writer, game_id, who)
+            head = writer.games.cached(game_id).version
             viewers.join(30)
         assert counts == {"fresh": 0, "recorded": 0}
         assert viewers.versions == [list(range(1, head + 1))] * VIEWERS

@@ -6,14 +6,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
-from uuid import UUID
 
 import pytest
 
 from domain.errors import RuleViolation
 from service.application import Cardledger
-from service.auth import Principal
 from service.settings import Settings
+from service.tools.local_games import play_one, seated
 
 
 @contextmanager
@@ -39,32 +38,11 @@ def counting(ledger: Cardledger) -> Iterator[dict[str, int]]:
             setattr(recorder, name, original)
 
 
-def seated(ledger: Cardledger, seats: int) -> tuple[UUID, list[Principal]]:
-    players = [ledger.register_player(f"P{i}") for i in range(seats)]
-    who = [Principal(player_id=p.player_id, name=p.name) for p in players]
-    created = ledger.create_game(
-        who[0], variant="open-hand", seats=seats, options=None, client_seed="", idempotency=None
-    )
-    game_id = UUID(created.game_id)
-    for principal in who[1:]:
-        ledger.join_game(principal, game_id, client_seed="", idempotency=None)
-    return game_id, who
-
-
 def test_a_command_on_a_current_copy_is_one_insert_and_no_read(ledger: Cardledger) -> None:
     game_id, who = seated(ledger, 2)
     with counting(ledger) as counts:
         for _ in range(4):
-            known = ledger.games.cached(game_id)
-            seat = known.state.rules.to_act(known.state.table)[0]
-            card = known.state.rules.legal_commands(known.state.table, seat)[0]
-            ledger.send_command(
-                who[seat],
-                game_id,
-                {"type": "play", "card": card.card},  # type: ignore[attr-defined]
-                idempotency=None,
-                if_match=None,
-            )
+            play_one(ledger, game_id, who)
     assert counts == {"select_events": 0, "insert_events": 4}
 
 

@@ -12,17 +12,16 @@ from __future__ import annotations
 import bisect
 import threading
 import time
-import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
 from service.application import Cardledger
-from service.auth import Principal
 from service.background.work import BackgroundWork
 from service.settings import Settings
 from service.tools.bench.figures import Figure
 from service.tools.bench.stores import STORES, fresh_store, postgres_available
+from service.tools.local_games import keep_playing, register
 
 LOADED_WRITERS = 8
 
@@ -85,38 +84,19 @@ def clocked(ledger: Cardledger, work: BackgroundWork) -> Iterator[Clock]:
         recorder.insert_events = insert
 
 
-def play(ledger: Cardledger, who: list[Principal], stop: threading.Event, pause: float) -> None:
-    while not stop.is_set():
-        created = ledger.create_game(
-            who[0], variant="open-hand", seats=2, options=None, client_seed="", idempotency=None
-        )
-        game_id = uuid.UUID(created.game_id)
-        ledger.join_game(who[1], game_id, client_seed="", idempotency=None)
-        while (known := ledger.games.cached(game_id)).state.status == "active":
-            rules, table = known.state.rules, known.state.table
-            seat = rules.to_act(table)[0]
-            move = rules.legal_commands(table, seat)[0]
-            body = {"type": "play", "card": move.card}  # type: ignore[attr-defined]
-            ledger.send_command(who[seat], game_id, body, idempotency=None, if_match=None)
-            time.sleep(pause)
-
-
 def measure(settings: Settings, writers: int, seconds: float, pause: float) -> Clock:
     ledger = Cardledger(settings)
     work = BackgroundWork(ledger)
     try:
-        players = [
-            [
-                Principal(player_id=p.player_id, name=p.name)
-                for p in (ledger.register_player("A"), ledger.register_player("B"))
-            ]
-            for _ in range(writers)
-        ]
+        players = [register(ledger, 2) for _ in range(writers)]
         with clocked(ledger, work) as clock:
             work.start()
             stop = threading.Event()
             threads = [
-                threading.Thread(target=play, args=(ledger, who, stop, pause)) for who in players
+                threading.Thread(
+                    target=keep_playing, args=(ledger, who, stop), kwargs={"pause": pause}
+                )
+                for who in players
             ]
             for thread in threads:
                 thread.start()

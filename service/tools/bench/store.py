@@ -8,11 +8,7 @@ command with its stock recorder; raw inserts are what the database does with no 
 
 from __future__ import annotations
 
-import threading
-import uuid
-
 from service.application import Cardledger
-from service.auth import Principal
 from service.settings import Settings
 from service.tools.bench.figures import Figure
 from service.tools.bench.stores import (
@@ -24,6 +20,7 @@ from service.tools.bench.stores import (
     postgres_available,
     raw_inserts,
 )
+from service.tools.local_games import keep_playing, register
 
 WRITERS = (1, 8)
 
@@ -32,38 +29,10 @@ def our_commands(settings: Settings, threads: int, seconds: float) -> float:
     """Commands per second through the application, no HTTP and no background work."""
     ledger = Cardledger(settings)
     try:
-        seats = [
-            [
-                Principal(player_id=p.player_id, name=p.name)
-                for p in (ledger.register_player(f"A{i}"), ledger.register_player(f"B{i}"))
-            ]
-            for i in range(threads)
-        ]
-
-        def work(index: int, stop: threading.Event) -> int:
-            who, done = seats[index], 0
-            while not stop.is_set():
-                created = ledger.create_game(
-                    who[0],
-                    variant="open-hand",
-                    seats=2,
-                    options=None,
-                    client_seed="",
-                    idempotency=None,
-                )
-                game_id = uuid.UUID(created.game_id)
-                ledger.join_game(who[1], game_id, client_seed="", idempotency=None)
-                done += 2
-                while (known := ledger.games.cached(game_id)).state.status == "active":
-                    rules, table = known.state.rules, known.state.table
-                    seat = rules.to_act(table)[0]
-                    play = rules.legal_commands(table, seat)[0]
-                    body = {"type": "play", "card": play.card}  # type: ignore[attr-defined]
-                    ledger.send_command(who[seat], game_id, body, idempotency=None, if_match=None)
-                    done += 1
-            return done
-
-        return in_threads(threads, seconds, work)
+        players = [register(ledger, 2) for _ in range(threads)]
+        return in_threads(
+            threads, seconds, lambda index, stop: keep_playing(ledger, players[index], stop)
+        )
     finally:
         ledger.close()
 
