@@ -26,8 +26,7 @@ def test_two_processes_migrating_a_fresh_schema_at_once_both_succeed(
         env = {**os.environ, "CARDLEDGER_DATABASE_URL": f"{postgres_database}?schema={schema}"}
         command = [sys.executable, "-m", "service.tools.cli", "migrate"]
         starts = [
-            subprocess.Popen(command, env=env, stderr=subprocess.PIPE, text=True)
-            for _ in range(2)
+            subprocess.Popen(command, env=env, stderr=subprocess.PIPE, text=True) for _ in range(2)
         ]
         for process in starts:
             _, errors = process.communicate(timeout=60)
