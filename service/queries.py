@@ -108,11 +108,21 @@ class GameQueries:
             raise not_found("game")
         return board
 
-    def lobby(self, *, status: str | None, variant: str | None) -> list[LobbyEntry]:
+    def lobby(
+        self,
+        *,
+        status: str | None,
+        variant: str | None,
+        limit: int = LOBBY_LIMIT,
+        offset: int = 0,
+    ) -> list[LobbyEntry]:
+        """A page of the lobby, newest first: at most ``limit`` (capped) games from ``offset``."""
         if variant is not None:
             variant_by_id(variant)
         self._read_your_writes()
-        return self.read_models.lobby(status=status, variant=variant, limit=LOBBY_LIMIT)
+        return self.read_models.tables.lobby(
+            status=status, variant=variant, limit=min(limit, LOBBY_LIMIT), offset=offset
+        )
 
     def leaderboard(self, variant: str | None) -> list[Leaderboard]:
         chosen = [variant_by_id(variant)] if variant is not None else list(VARIANTS.values())

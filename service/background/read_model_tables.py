@@ -168,14 +168,20 @@ class Tables:
         }
         return int(rows[0]["position"]), deadlines
 
-    def lobby(self, *, status: str | None, variant: str | None, limit: int) -> list[LobbyEntry]:
+    def lobby(
+        self, *, status: str | None, variant: str | None, limit: int, offset: int = 0
+    ) -> list[LobbyEntry]:
+        """Newest first (ties by game id, so pages never overlap), ``limit`` from ``offset``."""
         clauses, params = [], []
         for column, value in (("status", status), ("variant", variant)):
             if value is not None:
                 clauses.append(f"{column} = {{p}}")
                 params.append(value)
         where = f" WHERE {' AND '.join(clauses)}" if clauses else ""
-        query = f"SELECT entry FROM {{games}}{where} ORDER BY created_at DESC LIMIT {int(limit)}"
+        query = (
+            f"SELECT entry FROM {{games}}{where} ORDER BY created_at DESC, game_id DESC"
+            f" LIMIT {int(limit)} OFFSET {int(offset)}"
+        )
         with self._reading() as cursor:
             cursor.execute(self._sql(query), tuple(params))
             rows = cursor.fetchall()

@@ -147,7 +147,7 @@ class GameController(Controller):
     @get(
         "/",
         operation_id="listGames",
-        summary="The lobby, filtered by status and variant",
+        summary="The lobby, newest first, by status and variant, a page at a time (limit, offset)",
         sync_to_thread=True,
     )
     def lobby(
@@ -155,10 +155,12 @@ class GameController(Controller):
         state: State,
         status: Annotated[str | None, QueryParameter(required=False)] = None,
         variant: Annotated[str | None, QueryParameter(required=False)] = None,
+        limit: Annotated[int, QueryParameter(ge=1, le=MAX_PAGE)] = MAX_PAGE,
+        offset: Annotated[int, QueryParameter(ge=0)] = 0,
     ) -> list[LobbyEntry]:
         if status is not None and status not in GAME_STATUSES:
             raise ApiError(422, "invalid_status", f"status is one of {', '.join(GAME_STATUSES)}")
-        return ledger(state).lobby(status=status, variant=variant)
+        return ledger(state).lobby(status=status, variant=variant, limit=limit, offset=offset)
 
     @post(
         "/{game_id:uuid}/join",
