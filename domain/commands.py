@@ -35,7 +35,8 @@ def parse_command(allowed: tuple[type[Command], ...], data: object) -> Command:
     if not isinstance(data, dict):
         raise invalid("invalid_command", "a command is a JSON object with a 'type'")
     by_tag = {str(kind.__struct_config__.tag): kind for kind in allowed}
-    kind = by_tag.get(data.get("type"))  # type: ignore[arg-type]
+    tag = data.get("type")
+    kind = by_tag.get(tag) if isinstance(tag, str) else None
     if kind is None:
         known = ", ".join(sorted(by_tag))
         raise invalid(

@@ -6,11 +6,23 @@ from typing import Any
 
 
 class ApiError(Exception):
-    def __init__(self, status: int, code: str, detail: str, **extra: Any) -> None:
+    """A refusal with its status, stable code and words; ``extra`` members go in the problem's
+    body, ``headers`` on its response (Retry-After, ...)."""
+
+    def __init__(
+        self,
+        status: int,
+        code: str,
+        detail: str,
+        *,
+        headers: dict[str, str] | None = None,
+        **extra: Any,
+    ) -> None:
         super().__init__(detail)
         self.status = status
         self.code = code
         self.detail = detail
+        self.headers = headers or {}
         self.extra = extra
 
 

@@ -6,6 +6,7 @@ from domain.game import GameState
 from domain.perspective import FULL, Perspective
 from service.auth import Principal
 from service.errors import ApiError
+from service.numbers import whole_number
 
 
 def viewer_perspective(state: GameState, principal: Principal | None) -> Perspective:
@@ -28,10 +29,9 @@ def replay_perspective(
         if privileged:
             return FULL
         raise ApiError(403, "perspective_forbidden", "the full perspective opens at the end")
-    seat_text = requested.removeprefix("seat:")
-    if not requested.startswith("seat:") or not seat_text.isdigit():
+    seat = whole_number(requested.removeprefix("seat:")) if requested.startswith("seat:") else None
+    if seat is None:
         raise ApiError(422, "invalid_perspective", "perspective is public, seat:N or full")
-    seat = int(seat_text)
     if seat >= state.seat_count:
         last = state.seat_count - 1
         raise ApiError(422, "invalid_perspective", f"this game has seats 0 to {last}")

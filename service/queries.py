@@ -141,9 +141,9 @@ class GameQueries:
         if self.settings.projector == "inline":
             self.read_models.catch_up_to_now(timeout=1.0)
 
-    def ready(self) -> bool:
-        self.store.recorder.max_notification_id()
-        return True
+    def ready(self) -> None:
+        """Returns if the store answers a read; raises what the store raised otherwise."""
+        self.store.writer.ping()
 
     def recorded(self, game_id: UUID, after: int, until: int) -> list[Recorded]:
         if until <= after:

@@ -47,6 +47,8 @@ def decode_json(body: bytes) -> Any:
         return msgspec.json.decode(body) if body else None
     except msgspec.DecodeError as error:
         raise ApiError(400, "malformed_json", f"the body is not valid JSON: {error}") from None
+    except RecursionError:
+        raise ApiError(400, "malformed_json", "the body's JSON is nested too deeply") from None
 
 
 def decode_body(body: bytes, kind: type[T], *, empty_ok: bool = False) -> T:

@@ -12,6 +12,7 @@ from litestar.exceptions import HTTPException, ValidationException
 
 from domain.errors import Failure, RuleViolation
 from service.errors import ApiError
+from service.store.postgres import OutcomeUnknown
 
 PROBLEM_JSON = "application/problem+json"
 RETRY_AFTER_SECONDS = 1
@@ -58,7 +59,9 @@ def problem(
 
 
 def on_api_error(request: Request[Any, Any, Any], error: ApiError) -> Response[Any]:
-    return problem(request, error.status, error.code, error.detail, **error.extra)
+    return problem(
+        request, error.status, error.code, error.detail, headers=error.headers, **error.extra
+    )
 
 
 def on_rule_violation(request: Request[Any, Any, Any], error: RuleViolation) -> Response[Any]:
@@ -84,11 +87,17 @@ def on_store_unavailable(
 ) -> Response[Any]:
     """The store is down, unreachable or locked: say so quickly, and when to try again."""
     log.warning("store unavailable on %s %s: %s", request.method, request.url.path, error)
+    detail = (
+        "the event store failed or did not answer in time: a write may or may not have been"
+        " recorded; retry it with the same Idempotency-Key, or read the game first"
+        if isinstance(error, OutcomeUnknown)
+        else "the event store is unavailable; nothing was changed, try again"
+    )
     return problem(
         request,
         503,
         "store_unavailable",
-        "the event store is unavailable; nothing was changed, try again",
+        detail,
         headers={"Retry-After": str(RETRY_AFTER_SECONDS)},
     )
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Annotated, Any
 from uuid import UUID
 
@@ -31,6 +32,7 @@ from service.http.bodies import (
 )
 from service.live.streams import game_stream
 from service.live.tickets import StreamTicket
+from service.numbers import whole_number
 from service.results import (
     CommandResult,
     EventPage,
@@ -47,6 +49,7 @@ GAME_STATUSES = ("waiting", "active", "finished", "cancelled")
 MAX_PAGE = 500
 MAX_IDEMPOTENCY_KEY = 128
 MAX_FRAMES = 200
+READY_SECONDS = 0.8  # /ready answers within a second, whatever the store does
 
 
 def ledger(state: State) -> Cardledger:
@@ -92,10 +95,10 @@ def idempotency(
 def parse_if_match(value: str | None) -> int | None:
     if value is None:
         return None
-    text = value.strip().removeprefix("W/").strip('"')
-    if not text.isdigit():
+    version = whole_number(value.strip().removeprefix("W/").strip('"'))
+    if version is None:
         raise ApiError(400, "invalid_if_match", 'If-Match must be a game version, e.g. "12"')
-    return int(text)
+    return version
 
 
 class PlayerController(Controller):
@@ -293,7 +296,12 @@ class GameController(Controller):
         else:
             who = await sync_to_thread(optional_caller, request, state)
         await sync_to_thread(app.load, game_id)
-        resume = int(last_event_id) if last_event_id and last_event_id.isdigit() else after or 0
+        resume = after or 0
+        if last_event_id is not None:
+            resumed = whole_number(last_event_id.strip())
+            if resumed is None:
+                raise ApiError(400, "invalid_last_event_id", "Last-Event-ID is an event version")
+            resume = resumed
         return ServerSentEvent(game_stream(app, who, game_id, resume))
 
     @get(
@@ -386,14 +394,16 @@ class MetaController(Controller):
     @get(
         "/ready",
         operation_id="ready",
-        summary="Readiness: the event store answers",
-        sync_to_thread=True,
+        summary="Readiness: the event store answers a read, within a second",
     )
-    def ready(self, state: State) -> Health:
+    async def ready(self, state: State) -> Health:
         try:
-            ledger(state).ready()
-        except Exception as error:
+            await asyncio.wait_for(sync_to_thread(ledger(state).ready), READY_SECONDS)
+        except Exception as error:  # a timeout, or whatever the store raised
             raise ApiError(
-                503, "store_unavailable", f"the event store does not answer: {type(error).__name__}"
+                503,
+                "store_unavailable",
+                f"the event store does not answer: {type(error).__name__}",
+                headers={"Retry-After": "1"},
             ) from None
         return Health(status="ready")

@@ -24,7 +24,6 @@ from uuid import UUID
 import psycopg
 from eventsourcing.persistence import (
     IntegrityError,
-    InterfaceError,
     Notification,
     OperationalError,
     PersistenceError,
@@ -36,8 +35,10 @@ from eventsourcing.postgres import (
     PostgresFactory,
 )
 from psycopg.sql import SQL, Identifier
+from psycopg_pool import PoolTimeout
 
 from service.store.ranges import version_range
+from service.store.watchdog import StatementTimeout, Watchdog
 
 log = logging.getLogger("cardledger.store")
 T = TypeVar("T")
@@ -49,6 +50,11 @@ MEMOISED_INSERTS = 64  # insert statements kept, by their number of events
 HORIZON = SQL(
     "notification_id < (pg_snapshot_xmin(pg_current_snapshot())::text::bigint << {bits})"
 ).format(bits=POSITION_BITS)
+
+
+class OutcomeUnknown(OperationalError):
+    """The connection failed or did not answer in time after a statement was sent: a write may
+    or may not have been carried out."""
 
 
 class HorizonRecorder(PostgresApplicationRecorder):
@@ -69,21 +75,22 @@ class HorizonRecorder(PostgresApplicationRecorder):
             "SELECT notification_id, originator_id, originator_version, topic, state"
             " FROM {table} WHERE {horizon}"
         )
-        self.notifier = Notifier(datastore, self.channel_name)
+        self.watchdog = Watchdog(float(datastore.pool.timeout))
+        self.notifier = Notifier(self.connection, self.channel_name)
 
     @contextlib.contextmanager
     def connection(self) -> Iterator[psycopg.Connection[Any]]:
         """A pooled connection, psycopg's errors as the library's (which the service maps to
         answers): the library's own wrapper, less its per-call pool and type checks."""
         try:
-            with self.datastore.pool.connection() as connection:
+            with self.datastore.pool.connection() as connection, self.watchdog.watching(connection):
                 yield connection
+        except PoolTimeout as error:  # no connection: nothing was sent
+            raise OperationalError(str(error)) from error
+        except (StatementTimeout, psycopg.OperationalError, psycopg.InterfaceError) as error:
+            raise OutcomeUnknown(str(error)) from error  # sent, maybe carried out
         except psycopg.IntegrityError as error:
             raise IntegrityError(str(error)) from error
-        except psycopg.InterfaceError as error:
-            raise InterfaceError(str(error)) from error
-        except psycopg.OperationalError as error:
-            raise OperationalError(str(error)) from error
         except psycopg.Error as error:
             raise PersistenceError(str(error)) from error
 
@@ -195,6 +202,18 @@ class HorizonRecorder(PostgresApplicationRecorder):
                 for row in cursor.fetchall()
             ]
 
+    def max_notification_id(self) -> int | None:
+        """The highest notification id (not retried, like every read here)."""
+        with self.connection() as connection, connection.cursor() as cursor:
+            cursor.execute(SQL("SELECT MAX(notification_id) AS top FROM {}").format(self.table))
+            row = cursor.fetchone()
+            return None if row is None else row["top"]
+
+    def ping(self) -> None:
+        """A round trip to the database, or an error."""
+        with self.connection() as connection:
+            connection.execute("SELECT 1")
+
     def horizon(self) -> int:
         """Every notification id below this is final: its transaction has ended."""
         with self.connection() as connection, connection.cursor() as cursor:
@@ -209,8 +228,8 @@ class HorizonRecorder(PostgresApplicationRecorder):
 
     def transact(self, work: Callable[[Any], T]) -> T:
         """Run ``work(cursor)`` in a transaction of its own and commit it."""
-        with self.datastore.transaction(commit=True) as cursor:
-            return work(cursor)
+        with self.connection() as connection, connection.transaction():
+            return work(connection.cursor())
 
     def close(self) -> None:
         self.notifier.stop()
@@ -224,8 +243,10 @@ class Notifier:
     only as "look again", and poll as well, so a lost one delays, never loses, an event.
     """
 
-    def __init__(self, datastore: PostgresDatastore, channel: str) -> None:
-        self._datastore = datastore
+    def __init__(
+        self, connect: Callable[[], contextlib.AbstractContextManager[Any]], channel: str
+    ) -> None:
+        self._connect = connect
         self._statement = SQL("NOTIFY {}").format(Identifier(channel))
         self._wanted = threading.Event()
         self._stopped = False
@@ -254,7 +275,7 @@ class Notifier:
                 return
             self._wanted.clear()
             try:
-                with self._datastore.get_connection() as connection:
+                with self._connect() as connection:
                     connection.execute(self._statement)
             except Exception:  # the next write pokes again; pollers cover the gap meanwhile
                 log.warning("could not send the change notification", exc_info=True)
@@ -277,6 +298,26 @@ def schema_lock(datastore: PostgresDatastore, name: str) -> Iterator[None]:
 
 class LedgerPostgresFactory(PostgresFactory):
     """The library's PostgreSQL factory, making our recorder and its tables under a lock."""
+
+    def __init__(self, env: Any) -> None:
+        super().__init__(env)
+        # A request waits for a pooled connection at most POSTGRES_CONNECT_TIMEOUT seconds;
+        # these bound the rest: a connection attempt, a statement, and (tcp_user_timeout, the
+        # keepalives) a network that drops packets, which would otherwise hold for minutes.
+        seconds = max(2, int(self.datastore.pool.timeout))
+        milliseconds = seconds * 1000
+        options = f"-c statement_timeout={milliseconds} -c lock_timeout={milliseconds}"
+        kwargs = self.datastore.pool.kwargs
+        assert isinstance(kwargs, dict)  # the library passes a dict
+        kwargs.update(
+            connect_timeout=seconds,
+            tcp_user_timeout=milliseconds,
+            keepalives=1,
+            keepalives_idle=seconds,
+            keepalives_interval=1,
+            keepalives_count=2,
+            options=options,
+        )
 
     def application_recorder(self) -> HorizonRecorder:
         recorder = HorizonRecorder(

@@ -230,6 +230,11 @@ class BatchingRecorder(SQLiteApplicationRecorder):
             for row in rows
         ]
 
+    def ping(self) -> None:
+        """A read of the file, or an error."""
+        with self.datastore.get_connection(commit=False) as connection:
+            connection.cursor().sqlite_cursor.execute("SELECT 1").fetchone()
+
     def horizon(self) -> int:
         """Every notification id below this is final (one writer at a time commits in order)."""
         with self.datastore.transaction(commit=False) as cursor:

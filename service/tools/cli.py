@@ -17,6 +17,7 @@ from service.bundle import BundleError, read_bundle
 from service.http.app import create_app
 from service.http.openapi import openapi_json
 from service.live.listener import PostgresListener
+from service.numbers import whole_number
 from service.settings import Settings
 from service.tools import bench, load
 from service.tools.http1 import HttpError
@@ -103,10 +104,11 @@ def verify(args: argparse.Namespace) -> int:
 
 
 def parse_receipt(text: str) -> tuple[int, str]:
-    version, _, head = text.partition(":")
-    if not version.isdigit() or len(head) != 64:
+    version_text, _, head = text.partition(":")
+    version = whole_number(version_text)
+    if version is None or len(head) != 64:
         raise ValueError(f"a receipt is VERSION:HEAD (64 hex digits), not {text!r}")
-    return int(version), head.lower()
+    return version, head.lower()
 
 
 def run_simulation(args: argparse.Namespace) -> int:

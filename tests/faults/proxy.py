@@ -1,0 +1,107 @@
+"""A TCP proxy between the service and PostgreSQL that a test can break on purpose.
+
+``refuse`` closes every connection and refuses new ones (the database is down); ``blackhole``
+accepts and holds connections but forwards nothing either way (a network that drops packets);
+``restore`` passes traffic again (the database is back).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import socket
+import threading
+
+
+class FaultyProxy:
+    def __init__(self, target: tuple[str, int]) -> None:
+        self.target = target
+        self.port = 0
+        self.mode = "pass"
+        self._listener: socket.socket | None = None
+        self._sockets: set[socket.socket] = set()
+        self._lock = threading.Lock()
+        self._listen()
+
+    @property
+    def address(self) -> tuple[str, int]:
+        return ("127.0.0.1", self.port)
+
+    def _listen(self) -> None:
+        listener = socket.socket()
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listener.bind(("127.0.0.1", self.port))
+        listener.listen(64)
+        self.port = listener.getsockname()[1]
+        self._listener = listener
+        threading.Thread(target=self._accept, args=(listener,), daemon=True).start()
+
+    def _accept(self, listener: socket.socket) -> None:
+        while True:
+            try:
+                client, _ = listener.accept()
+            except OSError:
+                return  # closed: refusing
+            if self.mode == "blackhole":
+                self._keep(client)  # held open, never answered
+                continue
+            try:
+                server = socket.create_connection(self.target, timeout=5)
+            except OSError:
+                client.close()
+                continue
+            server.settimeout(None)
+            for sock in (client, server):
+                self._keep(sock)
+            for source, sink in ((client, server), (server, client)):
+                threading.Thread(target=self._pump, args=(source, sink), daemon=True).start()
+
+    def _keep(self, sock: socket.socket) -> None:
+        with self._lock:
+            self._sockets.add(sock)
+
+    def _pump(self, source: socket.socket, sink: socket.socket) -> None:
+        while True:
+            try:
+                data = source.recv(65536)
+            except OSError:
+                data = b""
+            if not data:
+                break
+            if self.mode == "blackhole":
+                continue  # dropped on the floor
+            try:
+                sink.sendall(data)
+            except OSError:
+                break
+        for sock in (source, sink):
+            with contextlib.suppress(OSError):
+                sock.close()
+
+    def _close_all(self) -> None:
+        with self._lock:
+            sockets, self._sockets = self._sockets, set()
+        for sock in sockets:
+            with contextlib.suppress(OSError):
+                sock.shutdown(socket.SHUT_RDWR)
+            with contextlib.suppress(OSError):
+                sock.close()
+
+    def refuse(self) -> None:
+        self.mode = "refuse"
+        if self._listener is not None:
+            self._listener.close()
+            self._listener = None
+        self._close_all()
+
+    def blackhole(self) -> None:
+        self.mode = "blackhole"
+
+    def restore(self) -> None:
+        if self.mode == "blackhole":
+            self._close_all()  # held connections are useless now: the client reconnects
+        self.mode = "pass"
+        if self._listener is None:
+            self._listen()
+
+    def close(self) -> None:
+        self.refuse()

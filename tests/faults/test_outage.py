@@ -1,0 +1,82 @@
+"""The database goes away and comes back: answers are quick 503s meanwhile, `/ready` says so
+within a second, and the service recovers by itself. PostgreSQL is reached through a proxy the
+test breaks: refused connections (the server is down) and a black hole (packets dropped)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+import httpx
+import pytest
+
+from service.settings import Settings
+from tests.faults.proxy import FaultyProxy
+from tests.servers import running_server
+
+pytestmark = pytest.mark.postgres
+STORE_TIMEOUT = 2  # seconds; the service's own setting for this test
+SLACK = 3.0  # on top of it: a request may first wait for a broken connection to be noticed
+
+
+def through(proxy: FaultyProxy, url: str) -> str:
+    parts = urlsplit(url)
+    netloc = f"{parts.username}@127.0.0.1:{proxy.port}"
+    return urlunsplit((parts.scheme, netloc, parts.path, parts.query, ""))
+
+
+@pytest.fixture
+def service(postgres_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[
+    tuple[FaultyProxy, httpx.Client]
+]:
+    target = urlsplit(postgres_url)
+    proxy = FaultyProxy((target.hostname or "127.0.0.1", target.port or 5432))
+    monkeypatch.setenv("CARDLEDGER_STORE_TIMEOUT", str(STORE_TIMEOUT))
+    settings = Settings(database_url=through(proxy, postgres_url), data_dir=tmp_path)
+    try:
+        with running_server(settings, tmp_path) as base, httpx.Client(
+            base_url=base, timeout=60
+        ) as http:
+            yield proxy, http
+    finally:
+        proxy.close()
+
+
+def timed(call: object) -> tuple[httpx.Response, float]:
+    started = time.monotonic()
+    answer = call()  # type: ignore[operator]
+    return answer, time.monotonic() - started
+
+
+def assert_unavailable(http: httpx.Client) -> None:
+    answer, took = timed(lambda: http.post("/players", json={"name": "Zed"}))
+    assert answer.status_code == 503, answer.text
+    assert answer.json()["code"] == "store_unavailable"
+    assert answer.headers["Retry-After"].isdigit()
+    assert took < STORE_TIMEOUT + SLACK
+    ready, took = timed(lambda: http.get("/ready"))
+    assert ready.status_code == 503 and took < 1.0
+    assert http.get("/health").status_code == 200  # alive, only not ready
+
+
+def assert_recovers(http: httpx.Client) -> None:
+    give_up = time.monotonic() + 30
+    while http.get("/ready").status_code != 200:
+        assert time.monotonic() < give_up, "not ready again 30 s after the database came back"
+        time.sleep(0.2)
+    assert http.post("/players", json={"name": "Amy"}).status_code == 201
+
+
+@pytest.mark.parametrize("fault", ["refuse", "blackhole"])
+def test_an_outage_is_answered_quickly_and_recovered_from(
+    service: tuple[FaultyProxy, httpx.Client], fault: str
+) -> None:
+    proxy, http = service
+    assert http.post("/players", json={"name": "Ann"}).status_code == 201
+    getattr(proxy, fault)()
+    assert_unavailable(http)
+    assert_unavailable(http)  # still quick the second time
+    proxy.restore()
+    assert_recovers(http)
