@@ -57,7 +57,9 @@ def audit(
     complete = bool(events) and not any(
         secret.value is None for recorded in events for secret in _secrets(recorded)
     )
-    over = bool(events) and isinstance(events[-1].payload, GameFinished | GameCancelled)
+    # Over as soon as any event ends the game: whatever follows the end is for final_head to
+    # refuse, never a reason to call a finished game pending.
+    over = _ending(events) is not None
     if not (complete and over):
         reason = "the game is not over" if not over else "hidden values are redacted in this log"
         for name in ("seed_commitment", "decisions", "deals", "scores", "final_head"):
@@ -79,6 +81,14 @@ def audit(
         head_version=events[-1].originator_version if events else 0,
         chain_head=events[-1].hash if events else GENESIS,
         checks=checks,
+    )
+
+
+def _ending(events: Sequence[Recorded]) -> int | None:
+    """The index of the first event that ends the game, if any does."""
+    return next(
+        (i for i, r in enumerate(events) if isinstance(r.payload, GameFinished | GameCancelled)),
+        None,
     )
 
 
@@ -139,19 +149,21 @@ def check_receipt(events: Sequence[Recorded], version: int, head: str) -> Check:
 
 def check_seed(events: Sequence[Recorded]) -> Check:
     created = events[0].payload
-    final = events[-1].payload
+    end = _ending(events)
+    assert end is not None
+    final = events[end].payload
     assert isinstance(created, GameCreated) and isinstance(final, GameFinished | GameCancelled)
     try:
         seed = bytes.fromhex(final.seed)
     except ValueError:
         return _fail(
-            "seed_commitment", "the revealed seed is not hex", events[-1].originator_version
+            "seed_commitment", "the revealed seed is not hex", events[end].originator_version
         )
     if hashlib.sha256(seed).hexdigest() != created.seed_commitment:
         return _fail(
             "seed_commitment",
             "SHA-256 of the revealed seed differs from the commitment",
-            events[-1].originator_version,
+            events[end].originator_version,
         )
     if created.seed.value != final.seed:
         return _fail("seed_commitment", "the seed used is not the seed revealed", 1)
@@ -274,12 +286,14 @@ def check_deals(decisions: Check, reproduced: Counter[str], events: Sequence[Rec
 
 
 def check_scores(events: Sequence[Recorded]) -> Check:
-    final = events[-1].payload
+    end = _ending(events)
+    assert end is not None
+    final = events[end].payload
     if isinstance(final, GameCancelled):
         return Check(name="scores", status="pass", detail="cancelled: nothing is scored")
     assert isinstance(final, GameFinished)
     try:
-        state = fold(None, [r.payload for r in events[:-1]])
+        state = fold(None, [r.payload for r in events[:end]])
         outcome = state.rules.outcome(state.table)
     except Exception as error:  # an untrusted log may not even fold
         return _fail("scores", f"the log cannot be replayed: {error!r}", None)
@@ -287,7 +301,7 @@ def check_scores(events: Sequence[Recorded]) -> Check:
         return _fail(
             "scores",
             "the final scores or winners differ from the rules applied to the log",
-            events[-1].originator_version,
+            events[end].originator_version,
         )
     return Check(
         name="scores",
