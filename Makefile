@@ -39,10 +39,14 @@ format: $(INSTALLED) ## apply ruff's formatting and safe fixes
 typecheck: $(INSTALLED) ## mypy (strict on domain/)
 	$(VENV)/bin/mypy domain service projections
 
-$(CHROMIUM):
+CJK_FONT ?= /usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc
+$(CHROMIUM): | $(CJK_FONT)
 	apt-get update -qq && apt-get install -y -qq chromium
 
-browser: $(CHROMIUM) ## Debian's chromium for the viewer's browser tests (never a downloaded build)
+$(CJK_FONT):
+	apt-get update -qq && apt-get install -y -qq fonts-noto-cjk
+
+browser: $(CHROMIUM) $(CJK_FONT) ## Debian's chromium and a CJK font for the browser tests (never a downloaded build)
 
 pytest: $(INSTALLED) $(CHROMIUM) ## the test suite (PostgreSQL tests run when the server answers)
 	$(PY) -m pytest $(PYTEST_ARGS)

@@ -1,4 +1,5 @@
-"""The replay viewer: plain HTML, CSS and JavaScript served by the app (no build step, no CDN)."""
+"""The replay viewer: plain HTML, CSS and JavaScript modules served by the app (no build step,
+nothing from a CDN)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,11 @@ static_files = create_static_files_router(
 
 
 def page(name: str) -> Response[bytes]:
-    return Response((STATIC / name).read_bytes(), media_type=MediaType.HTML)
+    return Response(
+        (STATIC / name).read_bytes(),
+        media_type=MediaType.HTML,
+        headers={"Cache-Control": "no-cache"},
+    )
 
 
 class PageController(Controller):
@@ -29,3 +34,8 @@ class PageController(Controller):
     @get("/games/{game_id:uuid}/watch", sync_to_thread=False)
     def watch(self, game_id: FromPath[UUID]) -> Response[bytes]:
         return page("watch.html")
+
+    @get("/favicon.ico", sync_to_thread=False)
+    def favicon(self) -> Response[bytes]:
+        """For browsers that ask before reading the page's icon link."""
+        return Response((STATIC / "favicon.svg").read_bytes(), media_type="image/svg+xml")

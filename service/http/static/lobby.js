@@ -1,71 +1,135 @@
-"use strict";
+// The lobby: games a page at a time (newest first), the five games, one leaderboard at a time.
+
+import { getJSON } from "./api.js";
+import { clear, el } from "./dom.js";
+import { englishName, loadVariants, nativeName, problemWords } from "./names.js";
+
+const PAGE = 15;
+const REFRESH_MS = 15000;
+const $ = (id) => document.getElementById(id);
+const STATUS_WORDS = { waiting: "waiting", active: "in play", finished: "finished", cancelled: "cancelled" };
+const state = { status: "", variant: "", offset: 0, shown: "" };
+
+function variantCell(variant) {
+  const native = nativeName(variant);
+  const english = englishName(variant);
+  const cell = el("td", "variant", el("span", "native", native));
+  if (native !== english) cell.append(el("small", "", english));
+  return cell;
+}
 
 function gameRow(entry) {
-  const row = document.createElement("tr");
+  const row = el("tr");
   row.dataset.gameId = entry.game_id;
-  const players = entry.seats.map((s) => s.name + (s.left ? " (left)" : "")).join(", ");
-  const scores = entry.scores ? entry.scores.join(" / ") : "";
-  const winners = entry.winners ? entry.winners.map((w) => entry.seats[w].name).join(", ") : "";
-  const cells = [entry.variant, `${entry.seats.length}/${entry.seat_count}: ${players}`, scores, winners];
-  for (const text of cells) {
-    const cell = document.createElement("td");
-    cell.textContent = text;
-    row.appendChild(cell);
-  }
-  const link = document.createElement("td");
-  const anchor = document.createElement("a");
-  anchor.href = `/games/${entry.game_id}/watch`;
-  anchor.textContent = entry.status === "active" ? "watch live" : "replay";
-  link.appendChild(anchor);
-  row.appendChild(link);
+  row.dataset.status = entry.status;
+  const names = entry.seats.map((s) => s.name + (s.left ? " (left)" : "")).join(", ");
+  const winners = entry.winners ? entry.winners.map((w) => (entry.seats[w] ? entry.seats[w].name : `seat ${w}`)).join(", ") : "";
+  const link = el("a", "", entry.status === "active" ? "watch live" : entry.status === "waiting" ? "open" : "replay");
+  link.href = `/games/${entry.game_id}/watch`;
+  row.append(
+    variantCell(entry.variant),
+    el("td", "players", `${entry.seats.length}/${entry.seat_count}: `, names || "—"),
+    el("td", `state ${entry.status}`, STATUS_WORDS[entry.status] || entry.status),
+    el("td", "", entry.scores ? entry.scores.join(" / ") : ""),
+    el("td", "", winners),
+    el("td", "", link),
+  );
   return row;
 }
 
-function listTable(headers, rows) {
-  if (!rows.length) {
-    const empty = document.createElement("p");
-    empty.className = "empty";
-    empty.textContent = "none";
-    return empty;
-  }
-  const table = document.createElement("table");
-  table.className = "list";
+function listTable(headers, rows, emptyText) {
+  if (!rows.length) return el("p", "empty", emptyText);
+  const table = el("table", "list");
   const head = table.createTHead().insertRow();
-  for (const text of headers) {
-    const th = document.createElement("th");
-    th.textContent = text;
-    head.appendChild(th);
-  }
+  for (const text of headers) head.append(el("th", "", text));
   const body = table.createTBody();
-  rows.forEach((row) => body.appendChild(row));
-  return table;
+  rows.forEach((row) => body.append(row));
+  return el("div", "scroll", table);
 }
 
-async function showLobby() {
-  const games = await getJSON("/games");
-  for (const status of ["waiting", "active", "finished", "cancelled"]) {
-    const rows = games.filter((g) => g.status === status).map(gameRow);
-    const place = document.getElementById(status);
-    place.replaceChildren(listTable(["variant", "players", "scores", "winners", ""], rows));
-  }
-  const boards = await getJSON("/leaderboard");
-  const place = document.getElementById("leaderboard");
-  place.replaceChildren();
-  for (const board of boards.filter((b) => b.rows.length)) {
-    const title = document.createElement("h3");
-    title.textContent = board.variant;
-    const rows = board.rows.map((r) => {
-      const tr = document.createElement("tr");
-      for (const text of [r.rank, r.name, r.games, r.wins, r.points]) {
-        const td = document.createElement("td");
-        td.textContent = text;
-        tr.appendChild(td);
-      }
-      return tr;
-    });
-    place.append(title, listTable(["#", "player", "games", "wins", "points"], rows));
-  }
+function query() {
+  const params = new URLSearchParams({ limit: String(PAGE + 1), offset: String(state.offset) });
+  if (state.status) params.set("status", state.status);
+  if (state.variant) params.set("variant", state.variant);
+  return `/games?${params}`;
 }
 
-showLobby();
-setInterval(showLobby, 5000);
+async function showGames(force = false) {
+  let games;
+  try {
+    games = await getJSON(query());
+  } catch (error) {
+    $("notice").hidden = false;
+    $("notice").textContent = problemWords(error.problem);
+    return;
+  }
+  $("notice").hidden = true;
+  const page = games.slice(0, PAGE);
+  const fingerprint = JSON.stringify(page);
+  $("older").disabled = games.length <= PAGE;
+  $("newer").disabled = state.offset === 0;
+  $("page-label").textContent = `page ${Math.floor(state.offset / PAGE) + 1}`;
+  $("updated").textContent = `as of ${new Date().toLocaleTimeString()}`;
+  if (!force && fingerprint === state.shown) return;
+  state.shown = fingerprint;
+  const empty = state.offset ? "No older games." : "No games here yet.";
+  clear($("games"), listTable(["game", "players", "status", "scores", "winners", ""], page.map(gameRow), empty));
+}
+
+function move(offset) {
+  state.offset = Math.max(0, offset);
+  showGames(true);
+}
+
+async function showLeaderboard() {
+  const variant = $("board-variant").value;
+  const [board] = await getJSON(`/leaderboard?variant=${encodeURIComponent(variant)}`);
+  const rows = board.rows.slice(0, 20).map((r) => {
+    const tr = el("tr");
+    for (const text of [r.rank, r.name, r.games, r.wins, r.points]) tr.append(el("td", "", text));
+    return tr;
+  });
+  clear($("leaderboard"), listTable(["#", "player", "games", "wins", "points"], rows, "Nobody has finished a game of this yet."));
+}
+
+async function start() {
+  const variants = await loadVariants();
+  const filter = $("variant-filter");
+  const boardChoice = $("board-variant");
+  for (const item of variants) {
+    const label = nativeName(item.id) === englishName(item.id) ? englishName(item.id) : `${nativeName(item.id)} · ${englishName(item.id)}`;
+    const option = el("option", "", label);
+    option.value = item.id;
+    filter.append(option);
+    const boardOption = el("option", "", label);
+    boardOption.value = item.id;
+    boardChoice.append(boardOption);
+    const same = nativeName(item.id) === englishName(item.id);
+    const entry = el("li", "", el("span", "native", nativeName(item.id)), same ? null : el("b", "", ` ${englishName(item.id)}`));
+    entry.append(el("small", "", `${item.min_players}–${item.max_players} players`));
+    $("variants").append(entry);
+  }
+  filter.onchange = () => {
+    state.variant = filter.value;
+    move(0);
+  };
+  for (const button of $("status-tabs").querySelectorAll("button")) {
+    button.onclick = () => {
+      for (const other of $("status-tabs").querySelectorAll("button")) other.setAttribute("aria-pressed", String(other === button));
+      state.status = button.dataset.status;
+      move(0);
+    };
+  }
+  $("newer").onclick = () => move(state.offset - PAGE);
+  $("older").onclick = () => move(state.offset + PAGE);
+  $("reload").onclick = () => showGames(true);
+  boardChoice.onchange = () => showLeaderboard();
+  await showGames(true);
+  if (variants.length) await showLeaderboard();
+  // One small page now and then, only while the tab is in view; never the whole lobby.
+  setInterval(() => {
+    if (document.visibilityState === "visible") showGames();
+  }, REFRESH_MS);
+}
+
+start();

@@ -1,14 +1,45 @@
-"use strict";
+// One game's page: the table at any event, in any perspective it may be seen, live or replayed;
+// the seated player's hand and moves; the log in words; the audit.
 
-const PAGE = 100;
-const gameId = location.pathname.split("/")[2];
+import { getJSON, postJSON } from "./api.js";
+import { checkReceipt, showLinks, showReport, showSeed } from "./audit.js";
+import { clear, el } from "./dom.js";
+import { describe } from "./events.js";
+import { markCurrent, renderLog } from "./log.js";
+import { loadVariants, problemWords, variantTitle } from "./names.js";
+import { renderPlay } from "./play.js";
+import { renderTable } from "./tables.js";
+
 const $ = (id) => document.getElementById(id);
-const state = { token: sessionStorage.getItem("cardledger-token") || "", perspective: "public",
-  head: 0, version: 0, summary: null, pages: new Map(), stream: null };
+const gameId = location.pathname.split("/")[2];
+const TOKEN_KEY = "cardledger-token";
+const CHUNK = 40;
+const AUDIT_EVERY_MS = 3000; // while a game is live, the audit re-runs it at most this often
+const STATUS_WORDS = { waiting: "waiting for players", active: "in play", finished: "finished", cancelled: "cancelled" };
+
+const state = {
+  token: sessionStorage.getItem(TOKEN_KEY) || "",
+  me: null, // { seat, admin, view } once a token is given
+  perspective: new URLSearchParams(location.search).get("perspective") || "public",
+  summary: null, // the public view now
+  head: 0,
+  version: 0,
+  following: true,
+  frames: new Map(), // version -> frame, in state.perspective
+  events: [], // the log as this caller may see it
+  stream: null,
+  showing: 0,
+  sending: false,
+  namesKnown: 0,
+};
 
 function who(seat) {
   const seats = (state.summary && state.summary.seats) || [];
   return seats[seat] ? seats[seat].name : `seat ${seat}`;
+}
+
+function over() {
+  return Boolean(state.summary) && (state.summary.status === "finished" || state.summary.status === "cancelled");
 }
 
 function notice(text) {
@@ -16,231 +47,470 @@ function notice(text) {
   $("notice").textContent = text || "";
 }
 
-async function loadSummary() {
-  state.summary = await getJSON(`/games/${gameId}`);
-  state.head = state.summary.version;
-  $("title").textContent = `${state.summary.variant} · ${state.summary.status} · game ${gameId.slice(0, 8)}`;
-  $("head").textContent = state.head;
-  $("slider").max = Math.max(1, state.head);
+function message(text, kind = "") {
+  const node = $("play-message");
+  node.className = `message ${kind}`.trim();
+  if (typeof text === "string") node.textContent = text;
+  else clear(node, ...text);
+}
+
+function showMissing(title, text) {
+  $("game").hidden = true;
+  $("missing").hidden = false;
+  $("missing-title").textContent = title;
+  $("missing-text").textContent = text;
+  $("title").textContent = title;
+  document.title = `cardledger — ${title.toLowerCase()}`;
+}
+
+// --- what may be seen -------------------------------------------------------------------------
+
+function forbiddenReason(perspective) {
+  const seats = state.summary ? state.summary.seat_count : 0;
+  const known = /^(public|full|seat:\d+)$/.test(perspective) && !(perspective.startsWith("seat:") && Number(perspective.slice(5)) >= seats);
+  if (!known) return `There is no perspective "${perspective}" in this game: it has public, seat:0 to seat:${seats - 1} and full. Showing the public table.`;
+  if (perspective === "public" || over() || (state.me && state.me.admin)) return null;
+  if (perspective === "full") return "The full perspective, every hand at once, opens when the game is over. Showing the public table.";
+  const seat = Number(perspective.slice(5));
+  if (state.me && state.me.seat === seat) return null;
+  return `Only ${who(seat)}'s player sees seat ${seat}'s cards before the game ends (enter that player's token to sit there). Showing the public table.`;
+}
+
+function perspectiveOptions() {
   const select = $("perspective");
   const wanted = ["public", ...state.summary.seats.map((s) => `seat:${s.seat}`), "full"];
-  if (select.options.length !== wanted.length) {
-    select.replaceChildren(...wanted.map((value) => {
-      const option = document.createElement("option");
-      option.value = value;
-      option.textContent = value.startsWith("seat:") ? `${value} (${who(Number(value.slice(5)))})` : value;
-      return option;
-    }));
-    select.value = state.perspective;
+  const label = (value) => {
+    if (value === "public") return "public (spectator)";
+    if (value === "full") return "full (every hand)";
+    const seat = Number(value.slice(5));
+    return `${who(seat)} (seat ${seat})`;
+  };
+  const options = wanted.map((value) => {
+    const option = el("option", "", label(value) + (forbiddenReason(value) ? " — at the end" : ""));
+    option.value = value;
+    return option;
+  });
+  select.replaceChildren(...options);
+  select.value = state.perspective;
+}
+
+function fallbackPerspective() {
+  return state.me && state.me.seat !== null ? `seat:${state.me.seat}` : "public";
+}
+
+async function setPerspective(value) {
+  const reason = forbiddenReason(value);
+  if (reason) {
+    value = fallbackPerspective();
+    notice(value === "public" ? reason : reason.replace("Showing the public table.", "Showing your own seat."));
+  } else {
+    notice("");
   }
+  if (value !== state.perspective) {
+    state.perspective = value;
+    state.frames.clear();
+  }
+  $("perspective").value = value;
+  const url = new URL(location.href);
+  if (value === "public") url.searchParams.delete("perspective");
+  else url.searchParams.set("perspective", value);
+  history.replaceState(null, "", url);
+  if (state.head) await show(state.version || state.head);
+}
+
+// --- reading the game -------------------------------------------------------------------------
+
+async function loadSummary() {
+  const summary = await getJSON(`/games/${gameId}`);
+  const seatsChanged = !state.summary || state.summary.seats.length !== summary.seats.length || state.summary.status !== summary.status;
+  state.summary = summary;
+  state.head = summary.version;
+  $("title").textContent = `${variantTitle(summary.variant)} · game ${gameId.slice(0, 8)}`;
+  document.title = `cardledger — ${variantTitle(summary.variant)}`;
+  const status = $("game-status");
+  status.textContent = STATUS_WORDS[summary.status] || summary.status;
+  status.dataset.status = summary.status;
+  $("head").textContent = state.head;
+  $("slider").max = Math.max(1, state.head);
+  if (seatsChanged) perspectiveOptions();
+}
+
+async function identify() {
+  if (!state.token) {
+    state.me = null;
+    return;
+  }
+  try {
+    const view = await getJSON(`/games/${gameId}/view`, state.token);
+    const seesAll = view.status === "active" && view.hands.length > 0 && view.hands.every((h) => h !== null);
+    state.me = { seat: view.seat, admin: view.seat === null && seesAll, view };
+  } catch (error) {
+    state.me = null;
+    if (error.problem && error.problem.code === "unauthorized") forgetToken();
+    message(problemWords(error.problem), "error");
+  }
+}
+
+async function loadEvents() {
+  while (true) {
+    const after = state.events.length;
+    if (after >= state.head) return;
+    const page = await getJSON(`/games/${gameId}/events?after=${after}&limit=500`, state.token || undefined);
+    if (!page.events.length) return;
+    for (const event of page.events) addEvent(event);
+    state.head = Math.max(state.head, page.head_version);
+  }
+}
+
+function addEvent(event) {
+  if (event.version === state.events.length + 1) state.events.push(event);
 }
 
 async function frame(version) {
-  const start = Math.floor((version - 1) / PAGE) * PAGE + 1;
-  let frames = state.pages.get(start);
-  if (!frames || version - start >= frames.length) {
-    const query = `perspective=${encodeURIComponent(state.perspective)}&from=${start}&limit=${PAGE}`;
-    const page = await getJSON(`/games/${gameId}/replay?${query}`, state.token);
-    frames = page.frames;
-    state.pages.set(start, frames);
+  if (!state.frames.has(version)) {
+    const backwards = version < state.version;
+    const start = backwards ? Math.max(1, version - CHUNK + 1) : version;
+    const query = `perspective=${encodeURIComponent(state.perspective)}&from=${start}&limit=${CHUNK}`;
+    const page = await getJSON(`/games/${gameId}/replay?${query}`, state.token || undefined);
+    for (const item of page.frames) state.frames.set(item.version, item);
   }
-  return frames[version - start];
+  return state.frames.get(version);
 }
 
-function handElement(cards, size) {
-  const hand = document.createElement("div");
-  hand.className = "hand";
-  if (cards) {
-    cards.forEach((code) => hand.appendChild(cardElement(code, true)));
-  } else {
-    for (let i = 0; i < Math.min(size, 12); i++) hand.appendChild(cardBack(true));
-    if (size > 12) hand.append(` +${size - 12}`);
-  }
-  return hand;
-}
-
-// An array with one list per seat (hands played, cards taken...) is shown seat by seat.
-function perSeat(value) {
-  const seats = state.summary ? state.summary.seat_count : 0;
-  return seats > 1 && value.length === seats && value.every(Array.isArray) && value.flat().some(isCard);
-}
-
-function valueElement(value) {
-  const span = document.createElement("span");
-  if (value === null || value === undefined) {
-    span.textContent = "—";
-  } else if (isCard(value)) {
-    span.appendChild(cardElement(value, true));
-  } else if (Array.isArray(value) && perSeat(value)) {
-    value.forEach((item, seat) => {
-      const part = document.createElement("div");
-      part.append(`${who(seat)}: `);
-      part.appendChild(valueElement(item));
-      span.appendChild(part);
-    });
-  } else if (Array.isArray(value)) {
-    if (!value.length) span.textContent = "—";
-    value.forEach((item) => {
-      const part = valueElement(item);
-      part.style.marginRight = ".4em";
-      span.appendChild(part);
-    });
-  } else if (typeof value === "object") {
-    if ("owner" in value && "value" in value && "salt" in value) {
-      span.appendChild(value.value == null ? cardBack(true) : valueElement(value.value));
-    } else if ("seat" in value && Object.keys(value).length <= 3) {
-      span.append(`${who(value.seat)}: `);
-      for (const [key, item] of Object.entries(value)) if (key !== "seat") span.appendChild(valueElement(item));
-    } else {
-      span.append("{ ");
-      for (const [key, item] of Object.entries(value)) {
-        span.append(`${key}: `);
-        span.appendChild(valueElement(item));
-        span.append(" ");
-      }
-      span.append("}");
-    }
-  } else {
-    span.textContent = String(value);
-  }
-  return span;
-}
-
-function renderTable(view) {
-  const table = $("table");
-  table.replaceChildren();
-  const winners = view.winners || [];
-  for (let seat = 0; seat < view.seat_count; seat++) {
-    const info = view.seats[seat];
-    const box = document.createElement("div");
-    box.className = "seat";
-    box.dataset.seat = seat;
-    if (view.to_act.includes(seat)) box.classList.add("to-act");
-    if (winners.includes(seat)) box.classList.add("winner");
-    if (info && info.left) box.classList.add("left");
-    const name = document.createElement("div");
-    name.className = "name";
-    name.textContent = `${info ? info.name : "(empty)"} · seat ${seat}`;
-    const meta = document.createElement("div");
-    meta.className = "meta";
-    const score = document.createElement("span");
-    score.className = "score";
-    score.dataset.score = view.scores[seat];
-    score.textContent = `score ${view.scores[seat]}`;
-    meta.append(score, ` · ${view.hand_sizes[seat] ?? 0} cards`);
-    if (winners.includes(seat)) meta.append(" · winner");
-    box.append(name, meta, handElement(view.hands && view.hands[seat], view.hand_sizes[seat] || 0));
-    table.appendChild(box);
-  }
-  const center = document.createElement("div");
-  center.className = "center";
-  const list = document.createElement("dl");
-  for (const [key, value] of Object.entries(view.table || {})) {
-    if (key === "options") continue;
-    const term = document.createElement("dt");
-    term.textContent = key.replaceAll("_", " ");
-    const detail = document.createElement("dd");
-    detail.appendChild(valueElement(value));
-    list.append(term, detail);
-  }
-  center.appendChild(list);
-  table.appendChild(center);
-  const acting = view.to_act.length ? ` · waiting for ${view.to_act.map(who).join(", ")}` : "";
-  const deadline = view.deadline ? ` · deadline ${new Date(view.deadline).toLocaleTimeString()}` : "";
-  $("status").textContent = `at this event: ${view.status}${acting}${deadline}`;
+function bottomSeat() {
+  if (state.perspective.startsWith("seat:")) return Number(state.perspective.slice(5));
+  return state.me && state.me.seat != null ? state.me.seat : null;
 }
 
 async function show(version) {
   if (state.head < 1) return;
-  state.version = Math.min(Math.max(1, version), state.head);
+  const ticket = ++state.showing;
+  const wanted = Math.min(Math.max(1, version), state.head);
+  let current;
   try {
-    const current = await frame(state.version);
-    notice("");
-    $("version").textContent = state.version;
-    $("slider").value = state.version;
-    $("description").textContent = describe(current.event, who);
-    renderTable(current.view);
-    document.body.dataset.version = state.version;
+    current = await frame(wanted);
   } catch (error) {
+    if (ticket !== state.showing) return;
     if (error.problem && error.problem.code === "perspective_forbidden" && state.perspective !== "public") {
-      await setPerspective("public");
+      notice(problemWords(error.problem) + " Showing the public table.");
+      state.perspective = "public";
+      state.frames.clear();
+      $("perspective").value = "public";
+      return show(wanted);
     }
-    notice(error.message);
+    notice(problemWords(error.problem));
+    return;
   }
+  if (ticket !== state.showing || !current) return;
+  state.version = wanted;
+  state.following = wanted === state.head;
+  $("version").textContent = wanted;
+  $("slider").value = wanted;
+  $("description").textContent = describe(current.event, who, current.view.variant);
+  const live = state.following && current.view.status === "active";
+  renderTable($("table"), current.view, { who, mySeat: bottomSeat(), live, events: state.events, version: wanted });
+  markCurrent($("log"), wanted);
+  document.body.dataset.version = wanted;
+  document.body.dataset.head = state.head;
 }
 
-async function showAudit() {
-  const report = await getJSON(`/games/${gameId}/audit`);
-  $("verdict").textContent = `— ${report.verdict}`;
-  $("verdict").className = report.verdict === "valid" ? "pass" : report.verdict === "invalid" ? "fail" : "pending";
-  $("audit").replaceChildren(...report.checks.map((check) => {
-    const item = document.createElement("li");
-    item.className = check.status;
-    item.dataset.check = check.name;
-    item.textContent = `${check.status.toUpperCase()} ${check.name}: ${check.detail}`;
-    return item;
-  }));
+// --- the audit and the scores -------------------------------------------------------------------
+
+let auditTimer = null;
+let auditAt = 0;
+
+function scheduleAudit() {
+  if (auditTimer) return;
+  const wait = over() ? 0 : Math.max(0, AUDIT_EVERY_MS - (Date.now() - auditAt));
+  auditTimer = setTimeout(async () => {
+    auditTimer = null;
+    auditAt = Date.now();
+    try {
+      await Promise.all([showReport(gameId), showSeed(state.events, over(), gameId), showScoreboard()]);
+    } catch (error) {
+      notice(problemWords(error.problem));
+    }
+  }, wait);
 }
 
-async function setPerspective(value) {
-  state.perspective = value;
-  $("perspective").value = value;
-  state.pages.clear();
-  await show(state.version);
+async function showScoreboard() {
+  const board = await getJSON(`/games/${gameId}/scoreboard`);
+  const place = $("scoreboard");
+  if (!board.rows.length && board.status === "waiting") {
+    clear(place, el("p", "fine", "No scores before the game starts."));
+    return;
+  }
+  const table = el("table", "list scores");
+  const head = table.createTHead().insertRow();
+  head.append(el("th", "", ""), ...state.summary.seats.map((s) => el("th", "", s.name)));
+  const body = table.createTBody();
+  for (const row of board.rows.slice(-12)) {
+    const tr = body.insertRow();
+    tr.append(el("td", "", row.label), ...row.points.map((p) => el("td", "", p)));
+  }
+  const total = body.insertRow();
+  total.className = "sum";
+  total.append(el("td", "", "total"), ...board.totals.map((p) => el("td", "", p)));
+  const ranking = board.ranking && board.ranking.length
+    ? el("ol", "ranking", ...board.ranking.map((r) => el("li", r.winner ? "won" : "", `${r.rank}. ${r.name} — ${r.total}${r.winner ? " (winner)" : ""}`)))
+    : board.status === "cancelled" ? el("p", "fine", "Cancelled: void, no ranking.") : null;
+  clear(place, table, ranking);
 }
 
-async function refresh(toLast) {
-  const before = state.head;
-  await loadSummary();
-  for (const [start, frames] of state.pages) if (frames.length < PAGE) state.pages.delete(start);
-  if (toLast || state.version === before) await show(state.head);
-  if (state.summary.status !== "active") await showAudit();
+// --- live ------------------------------------------------------------------------------------
+
+let refreshing = null;
+let again = false;
+
+async function refresh() {
+  if (refreshing) {
+    again = true;
+    return refreshing;
+  }
+  refreshing = (async () => {
+    do {
+      again = false;
+      try {
+        const wasFollowing = state.following;
+        const names = state.summary ? state.summary.seats.length : 0;
+        await loadSummary();
+        if (state.me) await identify();
+        await loadEvents();
+        renderLog($("log"), state.events, logContext(names !== state.summary.seats.length));
+        showLinks(state.events);
+        renderMine();
+        if (wasFollowing) await show(state.head);
+        else markCurrent($("log"), state.version);
+        scheduleAudit();
+      } catch (error) {
+        notice(problemWords(error.problem));
+      }
+    } while (again);
+    refreshing = null;
+  })();
+  return refreshing;
+}
+
+// The perspective a live stream's views are in: the ticket holder's seat, else public.
+function streamPerspective(ticketed) {
+  if (!ticketed || !state.me) return "public";
+  if (state.me.admin) return "full";
+  return state.me.seat !== null ? `seat:${state.me.seat}` : "public";
+}
+
+// A live view: the head moves on. Its events came just before it on the stream, so when the
+// page shows the stream's own perspective nothing more is fetched.
+async function onLiveView(source, view) {
+  if (refreshing || state.events.length < view.version - 1 || view.status !== "active") return refresh();
+  const last = state.events[view.version - 1];
+  if (!last) return refresh();
+  const names = state.summary.seats.length;
+  state.summary = { ...state.summary, status: view.status, seats: view.seats, version: view.version };
+  state.head = view.version;
+  $("head").textContent = state.head;
+  $("slider").max = Math.max(1, state.head);
+  if (source.perspective === state.perspective) state.frames.set(view.version, { version: view.version, event: last, view });
+  if (state.me && source.perspective === `seat:${state.me.seat}`) state.me.view = view;
+  else if (state.me) await identify();
+  if (names !== view.seats.length) perspectiveOptions();
+  if (names !== view.seats.length) renderLog($("log"), state.events, logContext(true));
+  drawSoon();
+}
+
+// Views can come faster than a page can draw: draw the newest once the browser is free.
+let drawPending = false;
+
+function drawSoon() {
+  if (drawPending) return;
+  drawPending = true;
+  setTimeout(async () => {
+    drawPending = false;
+    renderLog($("log"), state.events, logContext());
+    showLinks(state.events);
+    renderMine();
+    if (state.following) await show(state.head);
+    scheduleAudit();
+  }, 60);
 }
 
 async function follow(on) {
   if (state.stream) state.stream.close();
   state.stream = null;
+  $("live").checked = on;
   if (!on) return;
-  let url = `/games/${gameId}/stream?after=${state.head}`;
+  let url = `/games/${gameId}/stream?after=${state.events.length}`;
   if (state.token) {
-    const response = await fetch(`/games/${gameId}/stream-ticket`, {
-      method: "POST", headers: { Authorization: "Bearer " + state.token } });
-    if (response.ok) url += `&ticket=${encodeURIComponent((await response.json()).ticket)}`;
+    try {
+      const ticket = await postJSON(`/games/${gameId}/stream-ticket`, undefined, state.token);
+      url += `&ticket=${encodeURIComponent(ticket.ticket)}`;
+    } catch {
+      // a spectator's stream then
+    }
   }
-  state.stream = new EventSource(url);
-  state.stream.addEventListener("view", () => refresh(true));
-  state.stream.addEventListener("end", () => { refresh(true); state.stream.close(); $("live").checked = false; });
+  const source = new EventSource(url);
+  source.perspective = streamPerspective(url.includes("ticket="));
+  source.addEventListener("event", (message) => addEvent(JSON.parse(message.data)));
+  source.addEventListener("view", (message) => onLiveView(source, JSON.parse(message.data)));
+  source.addEventListener("end", () => {
+    source.close();
+    if (state.stream === source) state.stream = null;
+    $("live").checked = false;
+    refresh();
+  });
+  source.onerror = () => {
+    if (source.readyState === EventSource.CLOSED && state.stream === source && !over()) {
+      setTimeout(() => follow(true), 1000); // a new ticket: the old one lasts a minute
+    }
+  };
+  state.stream = source;
+  if (state.head) {
+    state.following = true;
+    await refresh();
+    await show(state.head);
+  }
 }
 
-$("first").onclick = () => show(1);
-$("previous").onclick = () => show(state.version - 1);
-$("next").onclick = () => show(state.version + 1);
-$("last").onclick = () => show(state.head);
-$("slider").oninput = (event) => show(Number(event.target.value));
-$("perspective").onchange = (event) => setPerspective(event.target.value);
-$("live").onchange = (event) => follow(event.target.checked);
-$("token").value = state.token;
-$("token").onchange = (event) => {
-  state.token = event.target.value.trim();
-  sessionStorage.setItem("cardledger-token", state.token);
-  state.pages.clear();
-  show(state.version);
-};
-document.addEventListener("keydown", (event) => {
-  if (event.target.tagName === "INPUT" && event.target.type !== "range") return;
-  const moves = { ArrowLeft: state.version - 1, ArrowRight: state.version + 1, Home: 1, End: state.head };
-  if (event.key in moves) {
-    event.preventDefault();
-    show(moves[event.key]);
-  }
-});
+// --- the seated player -------------------------------------------------------------------------
 
-(async () => {
-  await loadSummary();
-  await show(state.head);
-  await showAudit();
-  if (state.summary.status === "active" || state.summary.status === "waiting") {
-    $("live").checked = true;
-    follow(true);
+function renderMine() {
+  const whoami = $("whoami");
+  const play = $("play");
+  $("forget").hidden = !state.token;
+  if (!state.me) {
+    whoami.textContent = state.token ? "" : "Watching as a spectator. A player enters their token to see their hand and play.";
+    clear(play);
+    return;
   }
-})();
+  if (state.me.seat === null) {
+    whoami.textContent = state.me.admin ? "The operator's token: every hand is visible; operators cannot play." : "This token has no seat at this game: you watch as a spectator.";
+    clear(play);
+    return;
+  }
+  whoami.textContent = `You are ${who(state.me.seat)}, seat ${state.me.seat}.`;
+  document.body.dataset.myVersion = state.me.view.version;
+  renderPlay(play, state.me.view, { who, send });
+}
+
+async function send(command) {
+  if (state.sending) return;
+  state.sending = true;
+  message("Sending…");
+  try {
+    const result = await postJSON(`/games/${gameId}/commands`, command, state.token);
+    state.me.view = result.view;
+    for (const event of result.events) addEvent(event);
+    const receipt = `${result.version}:${result.chain_head}`;
+    const check = el("button", "small", "check it");
+    check.type = "button";
+    check.onclick = () => {
+      $("receipt").value = receipt;
+      $("receipt-form").requestSubmit();
+    };
+    message(["Done. Your receipt: ", el("code", "receipt", receipt), " ", check], "ok");
+    renderMine();
+    if (!state.stream) await refresh(); // a live stream brings the table's new state itself
+  } catch (error) {
+    message(problemWords(error.problem), "error");
+    await refresh();
+  } finally {
+    state.sending = false;
+  }
+}
+
+function forgetToken() {
+  state.token = "";
+  state.me = null;
+  sessionStorage.removeItem(TOKEN_KEY);
+  $("token").value = "";
+}
+
+async function useToken(token) {
+  state.token = token;
+  if (token) sessionStorage.setItem(TOKEN_KEY, token);
+  else forgetToken();
+  message("");
+  await identify();
+  perspectiveOptions();
+  renderMine();
+  if (state.me && state.me.seat !== null && state.perspective === "public" && !over()) {
+    await setPerspective(`seat:${state.me.seat}`);
+  } else {
+    state.frames.clear();
+    await show(state.version || state.head);
+  }
+  if (state.stream) follow(true); // reopen it with this player's ticket
+}
+
+// --- wiring ------------------------------------------------------------------------------------
+
+function logContext(redraw = false) {
+  return { who, variant: state.summary.variant, goto: (v) => show(v), redraw };
+}
+
+function wire() {
+  $("first").onclick = () => show(1);
+  $("previous").onclick = () => show(state.version - 1);
+  $("next").onclick = () => show(state.version + 1);
+  $("last").onclick = () => show(state.head);
+  $("slider").oninput = (event) => show(Number(event.target.value));
+  $("perspective").onchange = (event) => setPerspective(event.target.value);
+  $("live").onchange = (event) => follow(event.target.checked);
+  $("token").value = state.token;
+  $("token-form").onsubmit = (event) => {
+    event.preventDefault();
+    useToken($("token").value.trim());
+  };
+  $("forget").onclick = () => useToken("");
+  $("receipt-form").onsubmit = async (event) => {
+    event.preventDefault();
+    await loadEvents().catch(() => {});
+    const [kind, text] = checkReceipt($("receipt").value, state.events, state.head);
+    const result = $("receipt-result");
+    result.className = kind;
+    result.dataset.result = kind;
+    result.textContent = text;
+  };
+  document.addEventListener("keydown", (event) => {
+    const target = event.target;
+    if ((target.tagName === "INPUT" && target.type !== "range") || target.tagName === "SELECT" || target.tagName === "TEXTAREA") return;
+    const moves = { ArrowLeft: state.version - 1, ArrowRight: state.version + 1, Home: 1, End: state.head };
+    if (event.key in moves) {
+      event.preventDefault();
+      show(moves[event.key]);
+    }
+  });
+}
+
+async function start() {
+  wire();
+  await loadVariants();
+  if (!/^[0-9a-f-]{36}$/i.test(gameId || "")) {
+    showMissing("No such game", "This address names no game.");
+    return;
+  }
+  try {
+    await loadSummary();
+  } catch (error) {
+    if (error.status === 404) {
+      showMissing("No such game", `There is no game ${gameId} on this service: the link may be mistyped, or the game lives on another server.`);
+    } else {
+      notice(problemWords(error.problem));
+    }
+    return;
+  }
+  $("game").hidden = false;
+  await identify();
+  perspectiveOptions();
+  await loadEvents();
+  renderLog($("log"), state.events, logContext());
+  showLinks(state.events);
+  renderMine();
+  let wanted = state.perspective;
+  if (wanted === "public" && state.me && state.me.seat !== null && !over()) wanted = `seat:${state.me.seat}`;
+  await setPerspective(wanted);
+  await show(state.head);
+  scheduleAudit();
+  if (!over()) await follow(true);
+}
+
+start();

@@ -1,0 +1,30 @@
+// Calls to the service; a refusal becomes an error carrying the problem body.
+
+export class Refused extends Error {
+  constructor(status, problem) {
+    super((problem && problem.detail) || `HTTP ${status}`);
+    this.status = status;
+    this.problem = problem || { code: `http_${status}` };
+  }
+}
+
+function headers(token, extra = {}) {
+  return token ? { ...extra, Authorization: "Bearer " + token } : extra;
+}
+
+async function answer(response) {
+  const type = response.headers.get("content-type") || "";
+  const body = type.includes("json") ? await response.json() : null;
+  if (!response.ok) throw new Refused(response.status, body);
+  return body;
+}
+
+export async function getJSON(url, token) {
+  return answer(await fetch(url, { headers: headers(token) }));
+}
+
+export async function postJSON(url, body, token) {
+  const init = { method: "POST", headers: headers(token, { "Content-Type": "application/json" }) };
+  if (body !== undefined) init.body = JSON.stringify(body);
+  return answer(await fetch(url, init));
+}

@@ -1,0 +1,41 @@
+// Small helpers for building elements.
+
+export function el(tag, className, ...children) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  for (const child of children) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child instanceof Node ? child : String(child));
+  }
+  return node;
+}
+
+export function clear(node, ...children) {
+  node.replaceChildren(...children.filter((c) => c !== null && c !== undefined && c !== false));
+  return node;
+}
+
+// A deadline shown as a countdown; the page's clock ticks every element made here.
+export function countdown(deadline, label = "") {
+  const node = el("span", "countdown");
+  node.dataset.deadline = deadline;
+  node.dataset.label = label;
+  tick(node);
+  return node;
+}
+
+export function tick(node) {
+  const left = Math.ceil((Date.parse(node.dataset.deadline) - Date.now()) / 1000);
+  const label = node.dataset.label ? node.dataset.label + " " : "";
+  if (left <= 0) {
+    node.textContent = `${label}time is up`;
+    node.classList.add("over");
+  } else {
+    const minutes = Math.floor(left / 60);
+    const seconds = String(left % 60).padStart(2, "0");
+    node.textContent = `${label}${minutes}:${seconds}`;
+    node.classList.toggle("urgent", left <= 3);
+  }
+}
+
+setInterval(() => document.querySelectorAll(".countdown").forEach(tick), 250);

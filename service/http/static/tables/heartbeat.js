@@ -1,0 +1,72 @@
+// Heartbeat (心跳): three rounds of secret simultaneous choices under a tempo card.
+
+import { cardBack, cardFace, cardLabel } from "../cards.js";
+import { el } from "../dom.js";
+import { TEMPO } from "../names.js";
+import { block } from "../tables.js";
+
+export const scoreUnit = "chips";
+
+export function badges(view, seat) {
+  const t = view.table;
+  if (view.status !== "active") return [];
+  if (t.phase === "choose" && t.chosen[seat]) return ["chosen"];
+  if (t.phase === "reveal" && t.shown.some((s) => s.round === t.round && s.seat === seat)) return ["revealed"];
+  return [];
+}
+
+export function actingWords(view) {
+  return view.table.phase === "reveal" ? "to reveal a card" : "to choose a card";
+}
+
+function tempoCard(tempo, left) {
+  const [name, meaning] = TEMPO[tempo] || ["No tempo card", "the highest card wins"];
+  const card = el("div", `tempo tempo-${tempo || "none"}`, el("b", "", name), el("span", "", meaning));
+  card.dataset.tempo = tempo || "";
+  return el("div", "tempo-area", card, left ? el("span", "stack", cardBack("tiny", "tempo deck"), ` ${left} left`) : null);
+}
+
+export function center(view, ctx) {
+  const t = view.table;
+  const parts = [];
+  const over = t.phase === "over";
+  parts.push(block(over ? "All three rounds played" : `Round ${t.round} of ${t.rounds_total}`, over ? null : tempoCard(t.tempo, t.tempo_cards_left)));
+  const shownNow = t.shown.filter((s) => s.round === t.round);
+  if (!over && (t.phase === "reveal" || shownNow.length)) {
+    const row = el("div", "plays");
+    for (const shown of shownNow) {
+      const card = shown.card ? cardFace(shown.card) : el("span", "card small rank-only", shown.rank);
+      row.append(el("div", "play", card, el("span", "by", ctx.who(shown.seat))));
+    }
+    parts.push(block("Revealed (stays in hand, not playable this round)", row));
+  }
+  if (!over && t.phase === "choose") {
+    const row = el("div", "plays choices");
+    t.chosen.forEach((chosen, seat) => {
+      const card = t.choices[seat] ? cardFace(t.choices[seat]) : chosen ? cardBack("small", "chosen, face down") : el("span", "card small empty", "…");
+      const spot = el("div", "play", card, el("span", "by", ctx.who(seat)));
+      spot.dataset.seat = seat;
+      row.append(spot);
+    });
+    parts.push(block("Choices, face down until everyone has chosen", row));
+  }
+  if (t.rounds.length) {
+    const table = el("table", "rounds");
+    const head = table.createTHead().insertRow();
+    for (const text of ["round", "tempo", ...view.seats.map((s) => s.name)]) head.append(el("th", "", text));
+    const body = table.createTBody();
+    for (const round of [...t.rounds].reverse()) {
+      const row = body.insertRow();
+      row.append(el("td", "", round.round), el("td", "", round.tempo ? TEMPO[round.tempo][0] : "—"));
+      for (let seat = 0; seat < view.seat_count; seat++) {
+        const play = round.plays.find((p) => p.seat === seat);
+        const cell = el("td", round.winners.includes(seat) ? "won" : "", play ? cardFace(play.card, "tiny") : "—");
+        if (round.chips[seat]) cell.append(` +${round.chips[seat]}`);
+        cell.title = play ? `${cardLabel(play.card)}${round.winners.includes(seat) ? ", wins" : ""}` : "";
+        row.append(cell);
+      }
+    }
+    parts.push(block("Reveals and chips, round by round", table));
+  }
+  return parts;
+}

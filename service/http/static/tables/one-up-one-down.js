@@ -1,0 +1,60 @@
+// One Up One Down (一上一下): face up, face down, bluff and challenge.
+
+import { cardBack, cardFace } from "../cards.js";
+import { countdown, el } from "../dom.js";
+import { block, facts } from "../tables.js";
+
+export const scoreUnit = "";
+
+export function badges(view, seat) {
+  const t = view.table;
+  const marks = [];
+  if (t.end_votes.includes(seat)) marks.push("votes to end");
+  const window = t.challenge;
+  if (window && window.challenged.includes(seat)) marks.push("challenges");
+  if (window && window.declined.includes(seat)) marks.push("lets it stand");
+  return marks;
+}
+
+export function actingWords(view) {
+  const t = view.table;
+  if (t.challenge && t.challenge.awaiting.length) return "may challenge";
+  return `to play face ${t.facing}`;
+}
+
+export function center(view, ctx) {
+  const t = view.table;
+  const parts = [];
+  const arrow = t.facing === "up" ? "↑" : "↓";
+  const target = el("div", "target", el("span", "rank", t.target), el("span", `arrow ${t.facing}`, arrow));
+  target.title = `target ${t.target}; the next card is played face ${t.facing}`;
+  const stock = el("div", "stock", cardBack("small", "the stock"), el("span", "", `${t.stock_size} in the stock`));
+  parts.push(block(`Round ${t.round}`, el("div", "target-row", target, el("p", "phase", `Target ${t.target}; next card face ${t.facing}${t.to_play != null ? `, ${ctx.who(t.to_play)} to play` : ""}.`), stock)));
+  const pile = el("div", "pile");
+  for (const card of t.pile) {
+    const face = card.face_down && !card.revealed ? (card.card ? cardFace(card.card) : cardBack()) : cardFace(card.card);
+    if (card.face_down && !card.revealed && card.card) face.classList.add("peek");
+    const spot = el("div", `play ${card.face_down ? "down" : "up"}`, face, el("span", "by", ctx.who(card.seat)));
+    if (card.face_down) spot.append(el("span", "declared", `says ${card.declared}`));
+    pile.append(spot);
+  }
+  parts.push(block(`The pile (${t.pile.length})`, t.pile.length ? pile : el("p", "phase", "empty")));
+  if (t.challenge) {
+    const c = t.challenge;
+    const window = el("div", "challenge",
+      el("p", "", `${ctx.who(c.seat)} played face down and says ${c.declared} (the target was ${c.target}).`),
+      facts([
+        ["waiting for", c.awaiting.length ? c.awaiting.map(ctx.who).join(", ") : null],
+        ["challenged", c.challenged.length ? c.challenged.map(ctx.who).join(", ") : null],
+        ["let it stand", c.declined.length ? c.declined.map(ctx.who).join(", ") : null],
+      ]));
+    if (c.deadline && ctx.live) window.append(el("p", "", "Window closes in ", countdown(c.deadline)));
+    parts.push(block("Challenge?", window));
+  }
+  parts.push(facts([
+    ["plays", `${t.plays} of at most ${t.options.max_plays}`],
+    ["votes to end", t.end_votes.length ? t.end_votes.map(ctx.who).join(", ") : null],
+    ["ended", t.ended_by ? (t.ended_by === "cap" ? "at the play limit" : "by agreement") : null],
+  ]));
+  return parts;
+}

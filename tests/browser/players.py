@@ -1,0 +1,72 @@
+"""Games for the browser tests: named players (CJK names among them) and bots over HTTP."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import httpx
+
+NAMES = ["张伟", "Ann", "李娜", "Ben", "王芳", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal"]
+
+
+def concrete(entry: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    """A body to send for one entry of ``legal_commands``: the command itself, or for a choice
+    form (``{"type": "choice", "command", "field", "from", "min", "max"}``) one of its picks."""
+    if entry.get("type") != "choice":
+        return entry
+    picks = rng.sample(range(len(entry["from"])), rng.randint(entry["min"], entry["max"]))
+    body = dict(entry["command"])
+    chosen = [card for index in sorted(picks) for card in entry["from"][index]]
+    body[entry["field"]] = [*body.get(entry["field"], []), *chosen]
+    return body
+
+
+class Game:
+    """A started game whose seats are players named from NAMES; bots play any seat."""
+
+    def __init__(
+        self, http: httpx.Client, variant: str, seats: int, options: dict[str, Any]
+    ) -> None:
+        self.http = http
+        self.tokens = []
+        for seat in range(seats):
+            body = {"name": NAMES[seat % len(NAMES)]}
+            self.tokens.append(http.post("/players", json=body).raise_for_status().json()["token"])
+        body = {"variant": variant, "seats": seats, "options": options}
+        created = http.post("/games", json=body, headers=self.auth(0)).raise_for_status()
+        self.game_id = str(created.json()["game_id"])
+        for seat in range(1, seats):
+            http.post(f"/games/{self.game_id}/join", headers=self.auth(seat)).raise_for_status()
+
+    def auth(self, seat: int) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self.tokens[seat]}"}
+
+    def public(self) -> dict[str, Any]:
+        return dict(self.http.get(f"/games/{self.game_id}").raise_for_status().json())
+
+    def step(self, rng: random.Random, skip: int | None = None) -> bool:
+        """One random legal move of a seat the game waits for (never ``skip``, the human);
+        False once the game is over or only ``skip`` can move."""
+        public = self.public()
+        if public["status"] != "active":
+            return False
+        waiting = [seat for seat in public["to_act"] if seat != skip]
+        if not waiting:
+            return not public["to_act"]  # only the server can move: a deadline
+        seat = rng.choice(waiting)
+        mine = self.http.get(f"/games/{self.game_id}/view", headers=self.auth(seat)).json()
+        moves = [c for c in mine["legal_commands"] if c["type"] not in ("leave", "vote_cancel")]
+        if moves:
+            body = concrete(rng.choice(moves), rng)
+            self.http.post(f"/games/{self.game_id}/commands", json=body, headers=self.auth(seat))
+        return True
+
+    def play(self, rng: random.Random, steps: int | None = None, skip: int | None = None) -> None:
+        """Bots move until the game is over, ``steps`` moves are made or only ``skip`` can move."""
+        done = 0
+        while (steps is None or done < steps) and self.step(rng, skip):
+            done += 1
+
+    def head(self) -> int:
+        return int(self.public()["version"])

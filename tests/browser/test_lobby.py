@@ -1,0 +1,49 @@
+"""The lobby: native names, a page of games at a time, no reload of everything."""
+
+from __future__ import annotations
+
+import random
+
+import httpx
+from playwright.sync_api import Page, Request, expect
+
+from tests.browser.conftest import screenshot
+from tests.browser.players import Game
+
+
+def test_the_lobby_pages_through_games_with_native_names(
+    base: str, http: httpx.Client, page: Page
+) -> None:
+    finished = Game(http, "heartbeat", 2, {"tempo_deck": 0})
+    finished.play(random.Random(1))
+    for _ in range(16):  # more than one page of waiting games
+        body = {"variant": "one-up-one-down", "seats": 2}
+        http.post("/games", json=body, headers=finished.auth(1)).raise_for_status()
+    requests: list[str] = []
+
+    def seen(request: Request) -> None:
+        requests.append(request.url.removeprefix(base))
+
+    page.on("request", seen)
+    page.goto(f"{base}/")
+    rows = page.locator("#games tbody tr")
+    expect(rows).to_have_count(15)
+    first_page = rows.evaluate_all("rows => rows.map(r => r.dataset.gameId)")
+    expect(page.locator("#games")).to_contain_text("一上一下")
+    expect(page.locator("#variants")).to_contain_text("双倍心跳")
+    expect(page.locator("#variants")).to_contain_text("打扑克不盖被")
+    expect(page.locator("#leaderboard")).to_be_visible()
+    page.click("#older")
+    expect(page.locator("#page-label")).to_have_text("page 2")
+    expect(page.locator("#newer")).to_be_enabled()
+    second_page = rows.evaluate_all("rows => rows.map(r => r.dataset.gameId)")
+    assert second_page and not set(second_page) & set(first_page)
+    page.click("#status-tabs button[data-status=finished]")
+    expect(page.locator(f"#games tr[data-game-id='{finished.game_id}']")).to_contain_text("心跳")
+    expect(page.locator(f"#games tr[data-game-id='{finished.game_id}'] a")).to_have_text("replay")
+    screenshot(page, "lobby")
+    lobby_reads = [url for url in requests if url.startswith("/games?")]
+    assert lobby_reads and all("limit=16" in url for url in lobby_reads)
+    assert len([url for url in requests if url.startswith("/leaderboard")]) == 1
+    assert page.evaluate("document.querySelector('link[rel=icon]').href").endswith("favicon.svg")
+    assert http.get("/favicon.ico").status_code == 200

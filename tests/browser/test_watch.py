@@ -1,0 +1,203 @@
+"""Watching games: every variant followed live to the end, a finished match stepped back through
+in every perspective, receipts, unknown games and forbidden perspectives, a phone's width."""
+
+from __future__ import annotations
+
+import random
+import uuid
+from collections.abc import Callable
+from typing import Any
+
+import httpx
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.browser.conftest import Console, screenshot
+from tests.browser.players import Game
+from tests.client import SHORT_GAMES
+
+Table = dict[str, Any]
+
+
+# A moment worth a screenshot, per variant: the middle of the table has something to show.
+BUSY: dict[str, Callable[[Table], bool]] = {
+    "open-hand": lambda t: len(t["tricks"]) >= 2 and len(t["trick"]) >= 2,
+    "heartbeat": lambda t: t["round"] >= 2 and t["phase"] == "choose" and any(t["chosen"]),
+    "double-heartbeat": lambda t: t["top"] is not None and len(t["trick"]) >= 3,
+    "cancellation-hearts": lambda t: t["tricks_played"] >= 3 and len(t["trick"]) >= 4,
+    "one-up-one-down": lambda t: t["challenge"] is not None and len(t["pile"]) >= 3,
+}
+
+
+def busy_check(page: Page, variant: str, table: Table) -> None:
+    middle = page.locator(".felt .middle")
+    if variant == "open-hand":
+        expect(middle.locator(".plays").first.locator(".play")).to_have_count(len(table["trick"]))
+    elif variant == "heartbeat":
+        expect(middle.locator(".tempo")).to_be_visible()
+        expect(middle.locator(".choices .play")).to_have_count(len(table["chosen"]))
+    elif variant == "double-heartbeat":
+        expect(middle.locator(".combination")).to_contain_text(table["top"]["rank"])
+    elif variant == "cancellation-hearts":
+        expect(middle.locator(".totals .total")).to_have_count(6)
+        expect(middle).to_contain_text("hearts")
+    else:
+        expect(middle.locator(".target .rank")).to_have_text(table["target"])
+        expect(middle.locator(".pile .play")).to_have_count(len(table["pile"]))
+        expect(middle.locator(".challenge .countdown")).to_be_visible()
+
+
+@pytest.mark.parametrize("variant", sorted(SHORT_GAMES))
+def test_a_live_game_is_followed_to_the_end(
+    base: str, http: httpx.Client, page: Page, variant: str
+) -> None:
+    seats, options = SHORT_GAMES[variant]
+    if variant == "one-up-one-down":
+        options = {**options, "challenge_seconds": 60}  # a window with a countdown to show
+    game = Game(http, variant, seats, options)
+    page.goto(f"{base}/games/{game.game_id}/watch")
+    expect(page.locator("#live")).to_be_checked()
+    expect(page.locator(".felt .seat")).to_have_count(seats)
+    expect(page.locator(".felt .seat[data-seat='0'] .name")).to_have_text("张伟")
+    rng = random.Random(variant)
+    for _ in range(400):
+        table = game.public()["table"]
+        if BUSY[variant](table):
+            break
+        assert game.step(rng), "the game ended before a busy moment"
+    head = game.head()
+    expect(page.locator("#version")).to_have_text(str(head))
+    busy_check(page, variant, table)
+    expect(page.locator("#description")).not_to_be_empty()
+    screenshot(page, variant)
+    game.play(rng)
+    head = game.head()
+    expect(page.locator("#version")).to_have_text(str(head), timeout=20_000)
+    expect(page.locator("#game-status")).to_have_text("finished")
+    expect(page.locator("#verdict")).to_have_text("valid")
+    expect(page.locator("#seed-check")).to_have_attribute("data-match", "true")
+    expect(page.locator("#export")).to_be_visible()
+    expect(page.locator("#live")).not_to_be_checked()
+    expect(page.locator("#log li")).to_have_count(head)
+    totals = http.get(f"/games/{game.game_id}/scoreboard").json()["totals"]
+    scores = page.locator(".felt .seat .score").evaluate_all(
+        "els => els.map(e => [Number(e.closest('.seat').dataset.seat), Number(e.dataset.score)])"
+    )
+    assert [score for _, score in sorted(scores)] == totals
+
+
+FACE_UP = """() => [...document.querySelectorAll('.felt .seat')]
+    .filter(e => e.querySelector('.hand .card.face')).map(e => Number(e.dataset.seat))
+    .sort((a, b) => a - b).join(',')"""
+
+
+def expect_face_up(page: Page, seats: list[int]) -> None:
+    wanted = ",".join(str(seat) for seat in seats)
+    page.wait_for_function(f"({FACE_UP})() === {wanted!r}", timeout=5_000)
+
+
+def test_a_finished_match_steps_back_in_every_perspective(
+    base: str, http: httpx.Client, page: Page
+) -> None:
+    game = Game(http, "double-heartbeat", 3, {"hands": 2})
+    game.play(random.Random(5))
+    head = game.head()
+    page.goto(f"{base}/games/{game.game_id}/watch")
+    expect(page.locator("#head")).to_have_text(str(head))
+    expect(page.locator("#version")).to_have_text(str(head))
+    expect(page.locator("#live")).not_to_be_checked()
+    for perspective, seen in (
+        ("public", []),
+        ("seat:0", [0]),
+        ("seat:1", [1]),
+        ("seat:2", [2]),
+        ("full", [0, 1, 2]),
+    ):
+        page.select_option("#perspective", perspective)
+        page.keyboard.press("End")
+        expect(page.locator("#version")).to_have_text(str(head))
+        for back in range(1, 46):  # across a page of frames
+            page.keyboard.press("ArrowLeft")
+            expect(page.locator("#version")).to_have_text(str(head - back))
+        expect(page.locator(".felt .middle")).to_contain_text("Hand 2 of 2")
+        expect_face_up(page, seen)
+        page.locator("#slider").fill(str(head // 4))
+        expect(page.locator("#version")).to_have_text(str(head // 4))
+        expect(page.locator(".felt .middle")).to_contain_text("Hand 1 of 2")
+        expect_face_up(page, seen)
+        page.keyboard.press("Home")
+        expect(page.locator("#version")).to_have_text("1")
+        expect(page.locator("#description")).to_contain_text("is created")
+    page.keyboard.press("End")
+    expect(page.locator(".felt .middle")).to_contain_text("Hand and match scores")
+    screenshot(page, "double-heartbeat-finished-full")
+
+
+def test_receipts_are_checked_against_the_log(base: str, http: httpx.Client, page: Page) -> None:
+    game = Game(http, "open-hand", 2, {})
+    game.play(random.Random(2))
+    events = http.get(f"/games/{game.game_id}/events?after=0&limit=500").json()["events"]
+    tenth = events[9]
+    page.goto(f"{base}/games/{game.game_id}/watch")
+    expect(page.locator("#verdict")).to_have_text("valid")
+    entry = page.locator("#log li[data-version='10']")
+    entry.locator("summary").click()
+    expect(entry.locator(".chain")).to_contain_text(tenth["hash"])
+    expect(entry.locator(".chain")).to_contain_text(tenth["prev_hash"])
+    entry.locator(".goto").click()
+    expect(page.locator("#version")).to_have_text("10")
+    result = page.locator("#receipt-result")
+    for receipt, kind, words in (
+        (f"10:{tenth['hash']}", "pass", "holds this receipt"),
+        (f"10:{events[8]['hash']}", "fail", "does not hold"),
+        (f"9999:{tenth['hash']}", "fail", "holds no event 9999"),
+        ("twelve:abc", "fail", "not a receipt"),
+    ):
+        page.fill("#receipt", receipt)
+        page.click("#receipt-form button")
+        expect(result).to_have_attribute("data-result", kind)
+        expect(result).to_contain_text(words)
+
+
+def test_unknown_games_and_forbidden_perspectives_say_so(
+    base: str, http: httpx.Client, page: Page, console: Console
+) -> None:
+    console.expect(r"404 \(Not Found\)")  # the page asks for the game once
+    page.goto(f"{base}/games/{uuid.uuid4()}/watch")
+    expect(page.locator("#missing")).to_be_visible()
+    expect(page.locator("#missing")).to_contain_text("There is no game")
+    expect(page.locator("#game")).to_be_hidden()
+    game = Game(http, "open-hand", 3, {})
+    page.goto(f"{base}/games/{game.game_id}/watch?perspective=full")
+    expect(page.locator("#notice")).to_contain_text("opens when the game is over")
+    expect(page.locator("#perspective")).to_have_value("public")
+    page.select_option("#perspective", "seat:1")
+    expect(page.locator("#notice")).to_contain_text("Only Ann's player sees seat 1")
+    expect(page.locator("#perspective")).to_have_value("public")
+    expect_face_up(page, [])
+    page.goto(f"{base}/games/{game.game_id}/watch?perspective=seat:7")
+    expect(page.locator("#notice")).to_contain_text("no perspective")
+    page.fill("#token", game.tokens[1])
+    page.click("#token-form button[type=submit]")
+    expect(page.locator("#perspective")).to_have_value("seat:1")
+    expect(page.locator("#hand .card")).to_have_count(5)
+    expect_face_up(page, [1])
+    page.select_option("#perspective", "seat:2")
+    expect(page.locator("#notice")).to_contain_text("Only 李娜's player")
+    expect(page.locator("#notice")).to_contain_text("Showing your own seat")
+    expect(page.locator("#perspective")).to_have_value("seat:1")
+    expect_face_up(page, [1])
+
+
+def test_a_phone_shows_the_whole_table_without_sideways_scrolling(
+    base: str, http: httpx.Client, phone: Page
+) -> None:
+    game = Game(http, "cancellation-hearts", 6, {"target": 50})
+    game.play(random.Random(4), steps=40)
+    phone.goto(f"{base}/games/{game.game_id}/watch")
+    expect(phone.locator(".felt .seat")).to_have_count(6)
+    expect(phone.locator("#version")).to_have_text(str(game.head()))
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+    phone.keyboard.press("ArrowLeft")
+    expect(phone.locator("#version")).to_have_text(str(game.head() - 1))
+    screenshot(phone, "cancellation-hearts-phone")
