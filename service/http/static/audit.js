@@ -16,6 +16,7 @@ export async function showReport(gameId) {
   const report = await getJSON(`/games/${gameId}/audit`);
   const verdict = $("verdict");
   verdict.textContent = report.verdict;
+  $("audit-as-of").textContent = `as of event ${report.head_version}`;
   verdict.className = `verdict ${report.verdict === "valid" ? "pass" : report.verdict === "invalid" ? "fail" : "pending"}`;
   clear($("checks"), ...report.checks.map((check) => {
     const item = el("li", check.status, el("b", "", check.status === "pass" ? "✓" : check.status === "fail" ? "✗" : "…"), ` ${check.name.replaceAll("_", " ")}: ${check.detail}`);

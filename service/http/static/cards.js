@@ -56,14 +56,14 @@ export function cardBack(size = "small", title = "a face-down card") {
 }
 
 // A row of cards; `cards` null means `count` backs (at most `limit` drawn, then "+n").
-export function cardRow(cards, { count = 0, size = "small", limit = 13, className = "" } = {}) {
+export function cardRow(cards, { count = 0, size = "small", limit = 13, className = "", more = true } = {}) {
   const row = document.createElement("span");
   row.className = `cards ${className}`.trim();
   if (cards) {
     cards.forEach((code) => row.appendChild(cardFace(code, size)));
   } else {
     for (let i = 0; i < Math.min(count, limit); i++) row.appendChild(cardBack(size));
-    if (count > limit) {
+    if (more && count > limit) {
       const more = document.createElement("span");
       more.className = "more";
       more.textContent = `+${count - limit}`;

@@ -43,7 +43,7 @@ function seatBox(view, seat, ctx, chosen) {
   if (winner) head.append(el("span", "badge won", view.status === "finished" ? "winner" : "wins"));
   const size = view.hand_sizes[seat] ?? 0;
   const hand = view.hands && view.hands[seat];
-  const cards = el("div", "hand", cardRow(hand, { count: size, size: "tiny", limit: 10 }), el("span", "count", `${size}`));
+  const cards = el("div", "hand", cardRow(hand, { count: size, size: "tiny", limit: 10, more: false }), el("span", "count", `${size}`));
   cards.title = `${size} card${size === 1 ? "" : "s"} in hand`;
   const unit = chosen.scoreUnit === undefined ? "points" : chosen.scoreUnit;
   const score = el("span", "score", unit ? `${view.scores[seat]} ${unit}` : "");

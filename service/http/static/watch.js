@@ -14,7 +14,7 @@ const $ = (id) => document.getElementById(id);
 const gameId = location.pathname.split("/")[2];
 const TOKEN_KEY = "cardledger-token";
 const CHUNK = 40;
-const AUDIT_EVERY_MS = 3000; // while a game is live, the audit re-runs it at most this often
+const AUDIT_EVERY_MS = 1500; // while a game is live, the audit re-runs it at most this often
 const STATUS_WORDS = { waiting: "waiting for players", active: "in play", finished: "finished", cancelled: "cancelled" };
 
 const state = {
