@@ -23,8 +23,8 @@ Table = dict[str, Any]
 BUSY: dict[str, Callable[[Table], bool]] = {
     "open-hand": lambda t: len(t["tricks"]) >= 2 and len(t["trick"]) >= 2,
     "heartbeat": lambda t: t["round"] >= 2 and t["phase"] == "choose" and any(t["chosen"]),
-    "double-heartbeat": lambda t: t["top"] is not None and len(t["trick"]) >= 3,
-    "cancellation-hearts": lambda t: t["tricks_played"] >= 3 and len(t["trick"]) >= 4,
+    "double-heartbeat": lambda t: len(t["discards"]) >= 30 and len(t["trick"]) >= 3,
+    "cancellation-hearts": lambda t: t["tricks_played"] >= 5 and len(t["trick"]) >= 4,
     "one-up-one-down": lambda t: t["challenge"] is not None and len(t["pile"]) >= 3,
 }
 
@@ -68,6 +68,7 @@ def test_a_live_game_is_followed_to_the_end(
     head = game.head()
     expect(page.locator("#version")).to_have_text(str(head))
     busy_check(page, variant, table)
+    expect(page.locator("#audit-as-of")).to_have_text(f"as of event {head}")
     expect(page.locator("#description")).not_to_be_empty()
     screenshot(page, variant)
     game.play(rng)

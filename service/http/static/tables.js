@@ -46,7 +46,8 @@ function seatBox(view, seat, ctx, chosen) {
   const cards = el("div", "hand", cardRow(hand, { count: size, size: "tiny", limit: 10, more: false }), el("span", "count", `${size}`));
   cards.title = `${size} card${size === 1 ? "" : "s"} in hand`;
   const unit = chosen.scoreUnit === undefined ? "points" : chosen.scoreUnit;
-  const score = el("span", "score", unit ? `${view.scores[seat]} ${unit}` : "");
+  const points = view.scores[seat];
+  const score = el("span", "score", unit ? `${points} ${Math.abs(points) === 1 ? unit.replace(/s$/, "") : unit}` : "");
   score.dataset.score = view.scores[seat];
   const line = el("div", "line", score);
   for (const extra of variant.seatLine ? variant.seatLine(view, seat, ctx) : []) line.append(extra);

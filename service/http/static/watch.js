@@ -14,7 +14,7 @@ const $ = (id) => document.getElementById(id);
 const gameId = location.pathname.split("/")[2];
 const TOKEN_KEY = "cardledger-token";
 const CHUNK = 40;
-const AUDIT_EVERY_MS = 1500; // while a game is live, the audit re-runs it at most this often
+const AUDIT_EVERY_MS = 500;
 const STATUS_WORDS = { waiting: "waiting for players", active: "in play", finished: "finished", cancelled: "cancelled" };
 
 const state = {
@@ -216,21 +216,30 @@ async function show(version) {
 
 // --- the audit and the scores -------------------------------------------------------------------
 
-let auditTimer = null;
+// The audit re-runs with the game: one request at a time, the newest state next, at most
+// every AUDIT_EVERY_MS while the game is live.
+let auditBusy = false;
+let auditAgain = false;
 let auditAt = 0;
 
-function scheduleAudit() {
-  if (auditTimer) return;
-  const wait = over() ? 0 : Math.max(0, AUDIT_EVERY_MS - (Date.now() - auditAt));
-  auditTimer = setTimeout(async () => {
-    auditTimer = null;
+async function scheduleAudit() {
+  if (auditBusy) {
+    auditAgain = true;
+    return;
+  }
+  auditBusy = true;
+  do {
+    auditAgain = false;
+    const wait = over() ? 0 : AUDIT_EVERY_MS - (Date.now() - auditAt);
+    if (wait > 0) await new Promise((done) => setTimeout(done, wait));
     auditAt = Date.now();
     try {
       await Promise.all([showReport(gameId), showSeed(state.events, over(), gameId), showScoreboard()]);
     } catch (error) {
       notice(problemWords(error.problem));
     }
-  }, wait);
+  } while (auditAgain);
+  auditBusy = false;
 }
 
 async function showScoreboard() {
