@@ -1,5 +1,7 @@
 // Calls to the service; a refusal becomes an error carrying the problem body.
 
+import { serverDate } from "./dom.js";
+
 export class Refused extends Error {
   constructor(status, problem) {
     super((problem && problem.detail) || `HTTP ${status}`);
@@ -13,6 +15,7 @@ function headers(token, extra = {}) {
 }
 
 async function answer(response) {
+  serverDate(response.headers.get("date"));
   const type = response.headers.get("content-type") || "";
   const body = type.includes("json") ? await response.json() : null;
   if (!response.ok) throw new Refused(response.status, body);

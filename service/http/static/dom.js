@@ -24,8 +24,18 @@ export function countdown(deadline, label = "") {
   return node;
 }
 
+// How far the service's clock is ahead of this browser's (deadlines are the service's times).
+export const clock = { offset: 0 };
+
+export function serverDate(header) {
+  const at = Date.parse(header || "");
+  if (Number.isNaN(at)) return;
+  const offset = at - Date.now();
+  clock.offset = Math.abs(offset) > 2000 ? offset : 0; // the header has whole seconds only
+}
+
 export function tick(node) {
-  const left = Math.ceil((Date.parse(node.dataset.deadline) - Date.now()) / 1000);
+  const left = Math.ceil((Date.parse(node.dataset.deadline) - (Date.now() + clock.offset)) / 1000);
   const label = node.dataset.label ? node.dataset.label + " " : "";
   if (left <= 0) {
     node.textContent = `${label}time is up`;
