@@ -4,7 +4,7 @@ import { cardLabel, cardRow } from "../cards.js";
 import { el } from "../dom.js";
 import { block, facts, playsRow } from "../tables.js";
 
-export const scoreUnit = "won";
+export const scoreUnit = "tricks";
 
 export function seatLine(view, seat) {
   const played = view.table.played[seat] || [];
@@ -26,7 +26,7 @@ export function center(view, ctx) {
   const last = t.tricks[t.tricks.length - 1];
   if (t.trick.length || !last) {
     const title = view.status === "active" ? `Trick ${number} of 5` : "The table";
-    const leader = t.leader != null ? `${ctx.who(t.leader)} leads` : "";
+    const leader = t.leader != null && view.status === "active" ? `${ctx.who(t.leader)} leads` : "";
     parts.push(block(title, el("p", "phase", leader), playsRow(t.trick, ctx.who)));
   } else {
     parts.push(block(`Trick ${last.number}: ${ctx.who(last.winner)} takes it`, playsRow(last.plays, ctx.who, { winner: last.winner })));
