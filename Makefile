@@ -8,7 +8,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 
 .DEFAULT_GOAL := help
-.PHONY: help install run test check lint format typecheck pytest openapi bench browser golden soak fuzz clean
+.PHONY: help install run test check lint format typecheck pytest openapi bench browser golden soak fuzz torture clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | expand -t 18
@@ -60,6 +60,9 @@ bench: $(INSTALLED) ## benchmarks, printed as ratios to a baseline measured in t
 
 soak: $(INSTALLED) ## long random runs: 20 times the property tests' games (tens of minutes)
 	CARDLEDGER_PLAYOUTS=20000 $(PY) -m pytest -q -p no:cacheprovider tests/property
+
+torture: $(INSTALLED) ## the fault suite at full length: kills, outages, races, limits (minutes)
+	$(PY) -m tests.faults.torture
 
 fuzz: $(INSTALLED) ## schemathesis against a real server: no request may get a 5xx
 	$(PY) -m pip install --quiet 'schemathesis>=4,<5'

@@ -120,7 +120,7 @@ class GameQueries:
         if variant is not None:
             variant_by_id(variant)
         self._read_your_writes()
-        return self.read_models.tables.lobby(
+        return self.read_models.lobby(
             status=status, variant=variant, limit=min(limit, LOBBY_LIMIT), offset=offset
         )
 

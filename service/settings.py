@@ -11,6 +11,23 @@ from urllib.parse import parse_qs, unquote, urlparse
 import msgspec
 
 
+class Limits(msgspec.Struct, frozen=True, kw_only=True):
+    """What one client may do, per process (0 turns a limit off). The defaults let a person or
+    a bot play comfortably and stop a script hammering a public deployment."""
+
+    per_address: int = 1200  # requests a minute from one client address
+    per_token: int = 600  # requests a minute with one bearer token
+    registrations: int = 30  # POST /players a minute from one client address
+    streams_per_address: int = 64  # live streams open at once from one client address
+    streams_per_token: int = 8  # live streams open at once with one token or ticket holder
+    request_seconds: int = 10  # to send a request's headers and body, or the first byte
+
+
+NO_LIMITS = Limits(
+    per_address=0, per_token=0, registrations=0, streams_per_address=0, streams_per_token=0
+)
+
+
 class Settings(msgspec.Struct, frozen=True, kw_only=True):
     database_url: str | None = None
     data_dir: Path = Path("var")
@@ -23,6 +40,8 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     sqlite_synchronous: str = "FULL"  # every commit fsynced; NORMAL trades the last commits
     store_timeout: int = 5  # seconds a request waits for a connection or a lock, then 503
     in_memory: bool = False  # a private in-memory SQLite store (tools that never persist)
+    limits: Limits = Limits()
+    trusted_proxies: str = ""  # addresses whose X-Forwarded-For names the client ("*": any)
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -33,8 +52,10 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             admin_token=env.get("CARDLEDGER_ADMIN_TOKEN") or None,
             projector=env.get("CARDLEDGER_PROJECTOR") or "inline",
             sqlite_synchronous=(env.get("CARDLEDGER_SQLITE_SYNCHRONOUS") or "FULL").upper(),
+            trusted_proxies=env.get("CARDLEDGER_TRUSTED_PROXIES") or "",
+            limits=_limits(env),
         )
-        return msgspec.structs.replace(settings, **_numbers(env))
+        return msgspec.structs.replace(settings, **_numbers(env, NUMBERS, least=1))
 
     def store_env(self) -> dict[str, str]:
         """The eventsourcing library's configuration for the chosen store."""
@@ -80,13 +101,33 @@ NUMBERS = {
 }
 
 
-def _numbers(env: Mapping[str, str]) -> dict[str, int]:
-    """The numeric settings that are set, each a positive whole number."""
+LIMITS = {
+    "CARDLEDGER_LIMIT_PER_ADDRESS": "per_address",
+    "CARDLEDGER_LIMIT_PER_TOKEN": "per_token",
+    "CARDLEDGER_LIMIT_REGISTRATIONS": "registrations",
+    "CARDLEDGER_LIMIT_STREAMS_PER_ADDRESS": "streams_per_address",
+    "CARDLEDGER_LIMIT_STREAMS_PER_TOKEN": "streams_per_token",
+    "CARDLEDGER_REQUEST_SECONDS": "request_seconds",
+}
+
+
+def _limits(env: Mapping[str, str]) -> Limits:
+    """CARDLEDGER_LIMITS=off turns every rate and stream limit off (load tests, a trusted
+    network); each can also be set on its own."""
+    switch = (env.get("CARDLEDGER_LIMITS") or "on").lower()
+    if switch not in ("on", "off"):
+        raise ValueError(f"CARDLEDGER_LIMITS is on or off, not {switch!r}")
+    base = NO_LIMITS if switch == "off" else Limits()
+    return msgspec.structs.replace(base, **_numbers(env, LIMITS, least=0))
+
+
+def _numbers(env: Mapping[str, str], names: dict[str, str], *, least: int) -> dict[str, int]:
+    """The numeric settings that are set, each a whole number of at least ``least``."""
     found = {}
-    for name, field in NUMBERS.items():
+    for name, field in names.items():
         text = env.get(name)
         if text:
-            if not (text.isascii() and text.isdigit() and int(text) > 0):
-                raise ValueError(f"{name} must be a positive whole number, not {text!r}")
+            if not (text.isascii() and text.isdigit() and int(text) >= least):
+                raise ValueError(f"{name} must be a whole number of at least {least}, not {text!r}")
             found[field] = int(text)
     return found

@@ -14,7 +14,7 @@ from litestar.testing import TestClient
 
 from service.application import Cardledger
 from service.http.app import create_app
-from service.settings import Settings
+from service.settings import NO_LIMITS, Settings
 from tests.client import Api
 
 POSTGRES_URL = os.environ.get(
@@ -58,10 +58,12 @@ def postgres_url(postgres_database: str) -> str:
 
 @pytest.fixture(params=["sqlite", "postgres"])
 def settings(request: pytest.FixtureRequest, tmp_path: Path) -> Settings:
+    """A store of the test's own; rate and stream limits off (tests/api/test_limits.py tests
+    them), as the other tests play faster than any client would."""
     if request.param == "sqlite":
-        return Settings(data_dir=tmp_path, admin_token=ADMIN_TOKEN)
+        return Settings(data_dir=tmp_path, admin_token=ADMIN_TOKEN, limits=NO_LIMITS)
     url = request.getfixturevalue("postgres_url")
-    return Settings(database_url=url, data_dir=tmp_path, admin_token=ADMIN_TOKEN)
+    return Settings(database_url=url, data_dir=tmp_path, admin_token=ADMIN_TOKEN, limits=NO_LIMITS)
 
 
 @pytest.fixture

@@ -27,7 +27,8 @@ def running_server(settings: Settings, data_dir: Path, *, workers: int = 1) -> I
     """A server process (``workers`` of them behind one port) on a free port, using the
     settings' store; yields its base URL."""
     port = free_port()
-    env = {**os.environ, "CARDLEDGER_DATA_DIR": str(data_dir)}
+    # Tests play faster than any client would: limits stay off unless a test turns them on.
+    env = {"CARDLEDGER_LIMITS": "off", **os.environ, "CARDLEDGER_DATA_DIR": str(data_dir)}
     env.pop("CARDLEDGER_DATABASE_URL", None)
     if settings.database_url:
         env["CARDLEDGER_DATABASE_URL"] = settings.database_url

@@ -154,8 +154,10 @@ class ReadModels:
 
     # --- queries ---------------------------------------------------------------------------------
 
-    def lobby(self, *, status: str | None, variant: str | None, limit: int) -> list[LobbyEntry]:
-        return self.tables.lobby(status=status, variant=variant, limit=limit)
+    def lobby(
+        self, *, status: str | None, variant: str | None, limit: int, offset: int = 0
+    ) -> list[LobbyEntry]:
+        return self.tables.lobby(status=status, variant=variant, limit=limit, offset=offset)
 
     def running_deadlines(self) -> tuple[int, dict[UUID, datetime]]:
         """The position and, as of it, every game's running deadline (one snapshot)."""

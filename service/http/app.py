@@ -12,10 +12,12 @@ from litestar.openapi import OpenAPIConfig
 
 from service.application import Cardledger
 from service.background.work import BackgroundWork
+from service.http.limits import StreamSlots, rate_limits
 from service.http.openapi import refine_openapi
 from service.http.pages import PageController, static_files
 from service.http.problems import EXCEPTION_HANDLERS
 from service.http.routes import GameController, MetaController, PlayerController
+from service.http.rules import RulesController
 from service.settings import Settings
 
 API_VERSION = "0.1.0"
@@ -45,10 +47,12 @@ def create_app(settings: Settings | None = None, ledger: Cardledger | None = Non
             GameController,
             MetaController,
             PageController,
+            RulesController,
             static_files,
         ],
         exception_handlers=EXCEPTION_HANDLERS,
         request_max_body_size=settings.max_body_bytes,
+        middleware=rate_limits(settings.limits),
         openapi_config=OpenAPIConfig(title="cardledger", version=API_VERSION),
         response_headers=[
             ResponseHeader(
@@ -59,7 +63,7 @@ def create_app(settings: Settings | None = None, ledger: Cardledger | None = Non
         ],
         on_startup=[start],
         on_shutdown=[stop],
-        state=State({"ledger": ledger}),
+        state=State({"ledger": ledger, "streams": StreamSlots(settings.limits)}),
     )
     refine_openapi(app)
     return app

@@ -79,7 +79,10 @@ def on_http_exception(request: Request[Any, Any, Any], error: HTTPException) -> 
     status = error.status_code
     code = HTTP_CODES.get(status, "http_error" if status < 500 else "internal_error")
     detail = str(error.detail) if status < 500 else "internal error"
-    return problem(request, status, code, detail, headers=dict(error.headers or {}))  # e.g. Allow
+    headers = dict(error.headers or {})  # e.g. Allow, or the RateLimit-* of a 429
+    if status == 429 and "RateLimit-Reset" in headers:
+        headers["Retry-After"] = headers["RateLimit-Reset"]
+    return problem(request, status, code, detail, headers=headers)
 
 
 def on_store_unavailable(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import weakref
 from typing import Annotated, Any
 from uuid import UUID
 
@@ -30,6 +31,7 @@ from service.http.bodies import (
     decode_json,
     variant_catalog,
 )
+from service.http.limits import StreamSlots
 from service.live.streams import game_stream
 from service.live.tickets import StreamTicket
 from service.numbers import whole_number
@@ -302,7 +304,11 @@ class GameController(Controller):
             if resumed is None:
                 raise ApiError(400, "invalid_last_event_id", "Last-Event-ID is an event version")
             resume = resumed
-        return ServerSentEvent(game_stream(app, who, game_id, resume))
+        slots: StreamSlots = state.streams
+        give_back = slots.take(request, who.player_id or "admin" if who else None)
+        stream = game_stream(app, who, game_id, resume, on_end=give_back)
+        weakref.finalize(stream, give_back)  # a stream that never started gives its slot back too
+        return ServerSentEvent(stream)
 
     @get(
         "/{game_id:uuid}/replay",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncGenerator
+from collections.abc import AsyncGenerator, Callable
 from uuid import UUID
 
 from litestar.concurrency import sync_to_thread
@@ -23,7 +23,12 @@ PING_SECONDS = 15.0
 
 
 async def game_stream(
-    ledger: Cardledger, principal: Principal | None, game_id: UUID, after: int
+    ledger: Cardledger,
+    principal: Principal | None,
+    game_id: UUID,
+    after: int,
+    *,
+    on_end: Callable[[], None] = lambda: None,
 ) -> AsyncGenerator[ServerSentEventMessage, None]:
     """Events after ``after`` (ids are versions, so Last-Event-ID resumes), then a view after
     each batch; ends after the game's last event; comment pings keep idle connections open.
@@ -70,6 +75,7 @@ async def game_stream(
                     last_sent = time.monotonic()
     finally:
         ledger.feeds.unfollow(feed, wakeup)
+        on_end()
 
 
 def event_message(feed: Feed, event: Recorded, perspective: Perspective) -> ServerSentEventMessage:

@@ -16,6 +16,7 @@ from service.background.projector import LeaderLock, ReadModelRunner
 from service.bundle import BundleError, read_bundle
 from service.http.app import create_app
 from service.http.openapi import openapi_json
+from service.http.protocol import TimedHttpToolsProtocol
 from service.live.listener import PostgresListener
 from service.numbers import whole_number
 from service.settings import Settings
@@ -26,6 +27,7 @@ from service.tools.simulate import LoadReport, summary_text, write_results
 
 def serve(args: argparse.Namespace) -> int:
     migrate(args)  # once, before the workers start: they would only find the tables there
+    trusted = Settings.from_env().trusted_proxies
     uvicorn.run(
         "service.http.asgi:app",
         host=args.host,
@@ -33,7 +35,9 @@ def serve(args: argparse.Namespace) -> int:
         workers=args.workers,
         log_level="info",
         access_log=args.access_log,  # a line per request costs a twentieth of the CPU
-        proxy_headers=False,
+        http=TimedHttpToolsProtocol,
+        proxy_headers=bool(trusted),
+        forwarded_allow_ips=trusted or None,
     )
     return 0
 

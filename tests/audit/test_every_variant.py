@@ -17,7 +17,7 @@ from litestar.testing import TestClient
 
 from service.application import Cardledger
 from service.http.app import create_app
-from service.settings import Settings
+from service.settings import NO_LIMITS, Settings
 from service.tools.cli import main
 from service.tools.simulate import Table
 from tests.audit.test_verify import rehash
@@ -28,7 +28,7 @@ CARD = re.compile(r"^(10|[2-9JQKA])[SHDC]$")
 
 @pytest.fixture(scope="module")
 def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient[Any]]:
-    settings = Settings(data_dir=tmp_path_factory.mktemp("variants"))
+    settings = Settings(data_dir=tmp_path_factory.mktemp("variants"), limits=NO_LIMITS)
     ledger = Cardledger(settings)
     with TestClient(create_app(settings, ledger)) as test_client:
         yield test_client

@@ -28,17 +28,18 @@ def through(proxy: FaultyProxy, url: str) -> str:
 
 
 @pytest.fixture
-def service(postgres_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[
-    tuple[FaultyProxy, httpx.Client]
-]:
+def service(
+    postgres_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[tuple[FaultyProxy, httpx.Client]]:
     target = urlsplit(postgres_url)
     proxy = FaultyProxy((target.hostname or "127.0.0.1", target.port or 5432))
     monkeypatch.setenv("CARDLEDGER_STORE_TIMEOUT", str(STORE_TIMEOUT))
     settings = Settings(database_url=through(proxy, postgres_url), data_dir=tmp_path)
     try:
-        with running_server(settings, tmp_path) as base, httpx.Client(
-            base_url=base, timeout=60
-        ) as http:
+        with (
+            running_server(settings, tmp_path) as base,
+            httpx.Client(base_url=base, timeout=60) as http,
+        ):
             yield proxy, http
     finally:
         proxy.close()

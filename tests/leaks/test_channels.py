@@ -25,7 +25,7 @@ from litestar.testing import TestClient
 from service.application import Cardledger
 from service.http.app import create_app
 from service.live.streams import game_stream
-from service.settings import Settings
+from service.settings import NO_LIMITS, Settings
 from service.tools.simulate import Table
 from tests.client import SHORT_GAMES, Api
 
@@ -35,7 +35,7 @@ CHECKS_PER_GAME = 6
 
 @pytest.fixture
 def sqlite_api(tmp_path: Path) -> Iterator[Api]:
-    settings = Settings(data_dir=tmp_path, admin_token="leak-admin")
+    settings = Settings(data_dir=tmp_path, admin_token="leak-admin", limits=NO_LIMITS)
     ledger = Cardledger(settings)
     with TestClient(create_app(settings, ledger)) as client:
         yield Api(client, ledger)

@@ -80,7 +80,8 @@ def server(command: list[str], env: dict[str, str], ready: str) -> Iterator[str]
 
 
 def cardledger(settings: Settings, workers: int) -> contextlib.AbstractContextManager[str]:
-    env = {"CARDLEDGER_DATA_DIR": str(settings.data_dir)}
+    # One client address sends the whole load: the per-client limits would stop it.
+    env = {"CARDLEDGER_DATA_DIR": str(settings.data_dir), "CARDLEDGER_LIMITS": "off"}
     if settings.database_url:
         env["CARDLEDGER_DATABASE_URL"] = settings.database_url
     command = ["-m", "service.tools.cli", "serve", "--port", "{port}", "--workers", str(workers)]
