@@ -21,7 +21,9 @@ ODD_TEXT = st.text(
     alphabet=st.sampled_from([*"0123456789-+.eE:x ", "²", "٠", "٣", "９", "ⅷ", "\u200b", "é", "🂡"]),
     max_size=12,
 ) | st.text(max_size=12)
-NUMBERS = st.integers(min_value=-(10**30), max_value=10**30) | st.floats(allow_nan=False, allow_infinity=False)
+NUMBERS = st.integers(min_value=-(10**30), max_value=10**30) | st.floats(
+    allow_nan=False, allow_infinity=False
+)
 SCALARS = st.none() | st.booleans() | NUMBERS | ODD_TEXT
 JSON = st.recursive(
     SCALARS,
