@@ -126,10 +126,15 @@ class GameCancelled(Event, frozen=True, tag="GameCancelled"):
     seed: str
 
 
-class GameFinished(Event, frozen=True, tag="GameFinished"):
+class GameFinished(Event, frozen=True, tag="GameFinished", omit_defaults=True):
+    """The final result. ``reason`` is ``complete`` (the variant's own end; omitted from the
+    stored form, as in logs written before reasons were recorded) or ``forfeit`` (fewer than
+    two seats were left at the table)."""
+
     scores: tuple[int, ...]
     winners: tuple[int, ...]
     seed: str
+    reason: str = "complete"
 
 
 LIFECYCLE_EVENTS: tuple[type[Event], ...] = (

@@ -32,6 +32,7 @@ from domain.variant import Outcome, Turn, Variant
 from domain.variants import variant_by_id
 
 MAX_CLIENT_SEED = 128
+MAX_EXPIRIES = 64  # a bound on expiries in one batch; each starts a later deadline, if any
 
 
 class SeatInfo(msgspec.Struct, frozen=True, kw_only=True):
@@ -175,34 +176,73 @@ def cancel(state: GameState, *, by: str, player_id: str | None) -> list[Event]:
 def act(
     state: GameState, *, player_id: str, command: Command, now: datetime, version: int
 ) -> list[Event]:
+    """A seat's command, decided on the game as it stands at ``now``.
+
+    RULES.md, Timers: if the table's deadline has passed, the expiry comes first, in the same
+    batch (the very events ``expire`` would apply), and the command is decided on the state after
+    it, as if the server had noticed the deadline first. Refused after the expiry, nothing is
+    recorded (the server applies the expiry on its own).
+    """
     seat = state.seat_of(player_id)
     if seat is None:
         raise forbidden("not_seated", "you have no seat at this game")
+    expired = expire(state, now=now, version=version)
+    events = _decide(fold(state, expired), seat, command, now, version + len(expired))
+    return [*expired, *events]
+
+
+def _decide(
+    state: GameState, seat: int, command: Command, now: datetime, version: int
+) -> list[Event]:
     if state.status != "active":
         raise _not_open(state)
     if state.seats[seat].left:
         raise RuleViolation("player_left", "you have left this game")
-    turn = Turn(now, stream(state), version)
-    events: list[Event]
     if isinstance(command, VoteCancel):
         return _vote_cancel(state, seat)
     if isinstance(command, Leave):
-        events = [PlayerLeft(seat=seat)]
-        events += state.rules.after_leave(fold(state, events).table, seat, turn)
-    elif type(command) in state.rules.commands:
-        events = state.rules.decide(state.table, seat, command, turn)
-    else:
+        return _leave(state, seat, Turn(now, stream(state), version))
+    if type(command) not in state.rules.commands:
         raise invalid("unknown_command", f"{state.variant} has no command {tag_of(command)!r}")
+    events = state.rules.decide(state.table, seat, command, Turn(now, stream(state), version))
     return _finish_if_over(state, events)
 
 
 def expire(state: GameState, *, now: datetime, version: int) -> list[Event]:
-    """The server's move once the table's deadline has passed (empty if nothing is due)."""
-    if state.status != "active":
-        return []
-    if not is_due(state.rules.deadline(state.table), now):
-        return []
-    events = state.rules.expire(state.table, Turn(now, stream(state), version))
+    """Every expiry due at ``now``, oldest first (empty if nothing is due).
+
+    Each takes effect at its own deadline (the variant sees the deadline as the time), so what
+    it records depends neither on who notices it nor when; a deadline it starts that has passed
+    by ``now`` expires in the same batch.
+    """
+    events: list[Event] = []
+    for _ in range(MAX_EXPIRIES):
+        if state.status != "active":
+            break
+        deadline = state.rules.deadline(state.table)
+        if deadline is None or not is_due(deadline, now):
+            break
+        turn = Turn(deadline, stream(state), version + len(events))
+        expired = _finish_if_over(state, state.rules.expire(state.table, turn))
+        if not expired:
+            break
+        events += expired
+        state = fold(state, expired)
+    return events
+
+
+def _leave(state: GameState, seat: int, turn: Turn) -> list[Event]:
+    """A seat leaves for good. With that, the game may be cancelled (every seat still at the
+    table had voted to cancel) or forfeited (fewer than two seats left); otherwise the variant
+    carries on without the seat. A unanimous vote of those still seated outweighs the forfeit:
+    judgement call ``vote-outweighs-forfeit`` (docs/rules)."""
+    events: list[Event] = [PlayerLeft(seat=seat)]
+    after = fold(state, events)
+    seated = [s for s in after.seats if not s.left]
+    if seated and all(s.voted_cancel for s in seated):
+        return [*events, GameCancelled(by="vote", seed=state.seed or "")]
+    if len(seated) >= 2:
+        events += state.rules.after_leave(after.table, seat, turn)
     return _finish_if_over(state, events)
 
 
@@ -222,7 +262,12 @@ def _finish_if_over(state: GameState, events: list[Event]) -> list[Event]:
     if outcome is not None:
         events = [
             *events,
-            GameFinished(scores=outcome.scores, winners=outcome.winners, seed=state.seed or ""),
+            GameFinished(
+                scores=outcome.scores,
+                winners=outcome.winners,
+                seed=state.seed or "",
+                reason=outcome.reason,
+            ),
         ]
     return events
 
@@ -269,7 +314,7 @@ def evolve(state: GameState | None, event: Event) -> GameState:
                 state, status="cancelled", cancelled_by=event.by, revealed_seed=event.seed or None
             )
         case GameFinished():
-            outcome = Outcome(scores=event.scores, winners=event.winners)
+            outcome = Outcome(scores=event.scores, winners=event.winners, reason=event.reason)
             return replace(state, status="finished", outcome=outcome, revealed_seed=event.seed)
         case PlayerLeft():
             state = _replace_seat(state, event.seat, left=True)

@@ -13,6 +13,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 import msgspec
 
+from domain.choices import Choice, first_command
 from domain.commands import Command
 from domain.events import Event, Secret
 from domain.fairness import RandomStream
@@ -22,9 +23,17 @@ Table = TypeVar("Table")
 Opts = TypeVar("Opts", bound=msgspec.Struct)
 
 
+FORFEIT = "forfeit"
+COMPLETE = "complete"
+
+
 class Outcome(msgspec.Struct, frozen=True):
+    """The final result. ``reason``: ``complete`` (the variant's own end) or ``forfeit`` (fewer
+    than two seats were left at the table)."""
+
     scores: tuple[int, ...]
     winners: tuple[int, ...]
+    reason: str = COMPLETE
 
 
 class ScoreRow(msgspec.Struct, frozen=True):
@@ -63,6 +72,8 @@ class Variant(ABC, Generic[Table, Opts]):
 
     id: ClassVar[str]
     name: ClassVar[str]
+    native_name: ClassVar[str]
+    """The game's own name, as the rule texts give it (e.g. 心跳 for Heartbeat)."""
     min_seats: ClassVar[int]
     max_seats: ClassVar[int]
     options_type: ClassVar[type[msgspec.Struct]]
@@ -72,6 +83,11 @@ class Variant(ABC, Generic[Table, Opts]):
     """Events that start a deadline, each recording it in a ``deadline`` field: the table's
     deadline is always the one the latest of them set, or None."""
     lower_score_wins: ClassVar[bool] = False
+
+    @property
+    def rules_url(self) -> str:
+        """The path of this variant's rules page (``docs/rules/<id>.md``) on the service."""
+        return f"/rules/{self.id}"
 
     @abstractmethod
     def setup(self, options: Opts, seat_count: int) -> Table:
@@ -94,8 +110,22 @@ class Variant(ABC, Generic[Table, Opts]):
         """Events that follow a seat leaving (the table already shows it gone)."""
 
     @abstractmethod
+    def legal_moves(self, table: Table, seat: int) -> list[Command | Choice]:
+        """Every legal variant command for the seat, in a stable order: ready-to-send commands,
+        and a choice form (``domain.choices``) wherever one stands for too many to list. Moves
+        that differ only by suits the rules never look at are listed once."""
+
     def legal_commands(self, table: Table, seat: int) -> list[Command]:
-        """Ready-to-send variant commands for the seat, in a stable order."""
+        """Ready-to-send commands only: every listed command and the first command of each
+        choice form. For drivers that need some legal command; ``legal_moves`` is the set."""
+        return [
+            entry if isinstance(entry, Command) else first_command(entry)
+            for entry in self.legal_moves(table, seat)
+        ]
+
+    @abstractmethod
+    def seated(self, table: Table) -> tuple[int, ...]:
+        """Seats still at the table (not left)."""
 
     @abstractmethod
     def to_act(self, table: Table) -> tuple[int, ...]:
@@ -116,9 +146,22 @@ class Variant(ABC, Generic[Table, Opts]):
     def score_rows(self, table: Table) -> Sequence[ScoreRow]:
         """Scoreboard lines, oldest first."""
 
-    @abstractmethod
     def outcome(self, table: Table) -> Outcome | None:
-        """The final result once the rules say the game is over, else None."""
+        """The final result once the game is over, else None.
+
+        Common to every variant (RULES.md, Leaving): once fewer than two seats are left at the
+        table the game is over by forfeit, the seat left (if any) wins and the scores stay as
+        they stand. Otherwise the variant's own ``result`` decides.
+        """
+        seated = self.seated(table)
+        if len(seated) < 2:
+            return Outcome(scores=self.scores(table), winners=seated, reason=FORFEIT)
+        return self.result(table)
+
+    @abstractmethod
+    def result(self, table: Table) -> Outcome | None:
+        """The variant's own final result once its rules end the game, else None. Only seats
+        still at the table may be among the winners."""
 
     @abstractmethod
     def public_table(self, table: Table, perspective: Perspective) -> msgspec.Struct:
@@ -129,5 +172,7 @@ class Variant(ABC, Generic[Table, Opts]):
         return None
 
     def expire(self, table: Table, turn: Turn) -> list[Event]:
-        """Events applied by the server once the deadline has passed."""
+        """Events applied once the deadline has passed. ``turn.now`` is the deadline itself: an
+        expiry takes effect at its deadline however late it is noticed, so a deadline it starts
+        counts from there too."""
         return []

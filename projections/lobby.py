@@ -7,6 +7,7 @@ from datetime import datetime
 import msgspec
 
 from domain.game import GameState
+from projections.views import end_reason
 
 
 class LobbySeat(msgspec.Struct, frozen=True, kw_only=True):
@@ -28,6 +29,8 @@ class LobbyEntry(msgspec.Struct, frozen=True, kw_only=True):
     updated_at: datetime
     scores: tuple[int, ...] | None = None
     winners: tuple[int, ...] | None = None
+    end_reason: str | None = None  # complete, forfeit or cancelled; None while it runs
+    void: bool = False  # cancelled: the scores are the points as they stood, nobody won
 
 
 class LeaderboardRow(msgspec.Struct, frozen=True, kw_only=True):
@@ -69,6 +72,8 @@ def lobby_entry(
         updated_at=updated_at,
         scores=state.rules.scores(state.table) if started else None,
         winners=state.outcome.winners if state.outcome else None,
+        end_reason=end_reason(state),
+        void=state.status == "cancelled",
     )
 
 

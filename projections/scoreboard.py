@@ -6,6 +6,7 @@ import msgspec
 
 from domain.game import GameState
 from domain.variant import ScoreRow
+from projections.views import end_reason
 
 
 class Standing(msgspec.Struct, frozen=True, kw_only=True):
@@ -17,6 +18,9 @@ class Standing(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class Scoreboard(msgspec.Struct, frozen=True, kw_only=True):
+    """``ranking`` is empty for a cancelled game (``void``): its totals are the points as they
+    stood, and nobody won or ranks (RULES.md, Cancelling)."""
+
     game_id: str
     variant: str
     status: str
@@ -24,35 +28,50 @@ class Scoreboard(msgspec.Struct, frozen=True, kw_only=True):
     totals: tuple[int, ...]
     ranking: tuple[Standing, ...]
     winners: tuple[int, ...] | None
+    end_reason: str | None = None
+    void: bool = False
+
+
+def ranking(state: GameState, totals: tuple[int, ...]) -> tuple[Standing, ...]:
+    """Winners first (a forfeit's winner may trail a seat that left), then by total; equal
+    places share a rank."""
+    if state.status == "cancelled":
+        return ()
+    sign = 1 if state.rules.lower_score_wins else -1
+    winners = state.outcome.winners if state.outcome else ()
+
+    def place(seat: int) -> tuple[bool, int]:
+        return seat not in winners, sign * totals[seat]
+
+    order = sorted(range(len(state.seats)), key=lambda seat: (*place(seat), seat))
+    standings: list[Standing] = []
+    for position, seat in enumerate(order):
+        tied = position > 0 and place(seat) == place(order[position - 1])
+        standings.append(
+            Standing(
+                rank=standings[-1].rank if tied else position + 1,
+                seat=seat,
+                name=state.seats[seat].name,
+                total=totals[seat],
+                winner=seat in winners,
+            )
+        )
+    return tuple(standings)
 
 
 def scoreboard(state: GameState) -> Scoreboard:
     rules = state.rules
-    sign = 1 if rules.lower_score_wins else -1
     started = state.table is not None
     totals = rules.scores(state.table) if started else (0,) * state.seat_count
     rows = tuple(rules.score_rows(state.table)) if started else ()
-    winners = state.outcome.winners if state.outcome else None
-    order = sorted(range(len(state.seats)), key=lambda s: (sign * totals[s], s))
-    ranking: list[Standing] = []
-    for position, seat in enumerate(order):
-        tied_with_previous = position > 0 and totals[seat] == totals[order[position - 1]]
-        rank = ranking[-1].rank if tied_with_previous else position + 1
-        ranking.append(
-            Standing(
-                rank=rank,
-                seat=seat,
-                name=state.seats[seat].name,
-                total=totals[seat],
-                winner=winners is not None and seat in winners,
-            )
-        )
     return Scoreboard(
         game_id=state.game_id,
         variant=state.variant,
         status=state.status,
         rows=rows,
         totals=totals,
-        ranking=tuple(ranking),
-        winners=winners,
+        ranking=ranking(state, totals),
+        winners=state.outcome.winners if state.outcome else None,
+        end_reason=end_reason(state),
+        void=state.status == "cancelled",
     )

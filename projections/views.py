@@ -7,7 +7,10 @@ from typing import Any
 
 import msgspec
 
+from domain import game
+from domain.choices import Choice
 from domain.commands import Command, Leave, VoteCancel
+from domain.events import tag_of
 from domain.game import GameState
 from domain.perspective import Perspective
 
@@ -32,9 +35,21 @@ class View(msgspec.Struct, frozen=True, kw_only=True):
     hand_sizes: tuple[int, ...]
     to_act: tuple[int, ...]
     deadline: datetime | None
-    legal_commands: list[Command]
+    legal_commands: list[Command | Choice]
+    """Every legal command: ready-to-send bodies, and a choice form (``"type": "choice"``, see
+    domain.choices) wherever one stands for too many commands to list."""
+    choice_forms: tuple[str, ...]
+    """The command types that ``legal_commands`` gives as choice forms (empty: every entry is
+    a ready-to-send body)."""
     scores: tuple[int, ...]
     winners: tuple[int, ...] | None
+    end_reason: str | None
+    """How the game ended: ``complete``, ``forfeit`` or ``cancelled`` (None while it runs)."""
+    void: bool
+    """A cancelled game: the scores are the points as they stood, nobody won or ranks."""
+    expiry_pending: bool
+    """A deadline had passed when this view was made: it shows the game after that expiry,
+    which the server records in the log shortly (``version`` is still the stored one)."""
     seats: tuple[SeatView, ...]
     seat_count: int
     options: dict[str, Any]
@@ -56,44 +71,81 @@ def seat_views(state: GameState) -> tuple[SeatView, ...]:
     )
 
 
-def legal_commands(state: GameState, seat: int | None) -> list[Command]:
+def legal_commands(state: GameState, seat: int | None) -> list[Command | Choice]:
     if seat is None or state.status != "active" or state.seats[seat].left:
         return []
-    commands = state.rules.legal_commands(state.table, seat)
+    commands = state.rules.legal_moves(state.table, seat)
     if not state.seats[seat].voted_cancel:
         commands.append(VoteCancel())
     commands.append(Leave())
     return commands
 
 
-def view(state: GameState, *, version: int, chain_head: str, perspective: Perspective) -> View:
-    """The game as ``perspective`` sees it. Nothing here exceeds what that perspective may see."""
-    rules = state.rules
-    table = state.table
+def choice_forms(commands: list[Command | Choice]) -> tuple[str, ...]:
+    tags = (tag_of(entry.command) for entry in commands if isinstance(entry, Choice))
+    return tuple(dict.fromkeys(tags))
+
+
+def end_reason(state: GameState) -> str | None:
+    if state.status == "cancelled":
+        return "cancelled"
+    return state.outcome.reason if state.outcome is not None else None
+
+
+def as_of(state: GameState, *, version: int, now: datetime | None) -> GameState:
+    """The game as it stands at ``now``: after any expiry that is due but not yet recorded
+    (RULES.md, Timers: what a seat may do never depends on whether the server noticed)."""
+    if now is None or state.status != "active" or game.stream(state) is None:
+        return state
+    return game.fold(state, game.expire(state, now=now, version=version))
+
+
+def view(
+    state: GameState,
+    *,
+    version: int,
+    chain_head: str,
+    perspective: Perspective,
+    now: datetime | None = None,
+) -> View:
+    """The game as ``perspective`` sees it. Nothing here exceeds what that perspective may see.
+
+    With ``now``, a deadline that has passed is applied first (see ``as_of``), so the view and
+    its legal commands are those a command sent at ``now`` would be decided on.
+    """
+    current = as_of(state, version=version, now=now)
+    rules = current.rules
+    table = current.table
     started = table is not None
+    active = current.status == "active"
     seat = perspective.seat
+    commands = legal_commands(current, seat)
     return View(
-        game_id=state.game_id,
-        variant=state.variant,
-        status=state.status,
+        game_id=current.game_id,
+        variant=current.variant,
+        status=current.status,
         version=version,
         chain_head=chain_head,
         seat=seat,
         hand=rules.hand(table, seat) if started and seat is not None else None,
         hands=tuple(
             rules.hand(table, index) if started and (perspective.full or index == seat) else None
-            for index in range(state.seat_count)
+            for index in range(current.seat_count)
         ),
         hand_sizes=rules.hand_sizes(table) if started else (),
-        to_act=rules.to_act(table) if state.status == "active" else (),
-        deadline=rules.deadline(table) if state.status == "active" else None,
-        legal_commands=legal_commands(state, seat),
-        scores=rules.scores(table) if started else (0,) * state.seat_count,
-        winners=state.outcome.winners if state.outcome else None,
-        seats=seat_views(state),
-        seat_count=state.seat_count,
-        options=state.options,
-        seed_commitment=state.seed_commitment,
-        seed=state.revealed_seed,
+        to_act=rules.to_act(table) if active else (),
+        deadline=rules.deadline(table) if active else None,
+        legal_commands=commands,
+        choice_forms=choice_forms(commands),
+        scores=rules.scores(table) if started else (0,) * current.seat_count,
+        winners=current.outcome.winners if current.outcome else None,
+        end_reason=end_reason(current),
+        void=current.status == "cancelled",
+        expiry_pending=current is not state,
+        seats=seat_views(current),
+        seat_count=current.seat_count,
+        options=current.options,
+        seed_commitment=current.seed_commitment,
+        seed=state.revealed_seed,  # revealed by the log alone, never by a pending expiry
         table=rules.public_table(table, perspective) if started else None,
     )

@@ -17,6 +17,7 @@ import msgspec
 
 from domain import game
 from domain.aggregate import GameAggregate
+from domain.choices import pick
 from domain.perspective import FULL
 from projections.events import event_out
 from service.bundle import FORMAT
@@ -61,7 +62,7 @@ def play(variant: str) -> GameAggregate:
     while aggregate.state.status == "active":
         state = aggregate.state
         seat = rng.choice(state.rules.to_act(state.table))
-        command = rng.choice(state.rules.legal_commands(state.table, seat))
+        command = pick(state.rules.legal_moves(state.table, seat), rng)
         now += timedelta(seconds=1)
         aggregate.act(
             player_id=f"golden-{seat}", command=command, command_id=f"move-{moves}", now=now

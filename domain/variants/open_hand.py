@@ -8,6 +8,7 @@ from typing import ClassVar, Literal
 import msgspec
 
 from domain.cards import CLIMBING_ORDER, check_card_code, rank, standard_deck, suit, without
+from domain.choices import Choice
 from domain.commands import Command, PlayCard
 from domain.errors import RuleViolation
 from domain.events import CardPlayed, Event, HandDealt, PlayerLeft, TrickWon
@@ -78,6 +79,7 @@ class OpenHandView(msgspec.Struct, frozen=True, kw_only=True):
 class OpenHand(Variant[OpenHandTable, OpenHandOptions]):
     id: ClassVar[str] = "open-hand"
     name: ClassVar[str] = "Open Hand"
+    native_name: ClassVar[str] = "打扑克不盖被"
     min_seats: ClassVar[int] = 2
     max_seats: ClassVar[int] = 8
     options_type: ClassVar[type[msgspec.Struct]] = OpenHandOptions
@@ -177,7 +179,7 @@ class OpenHand(Variant[OpenHandTable, OpenHandOptions]):
                 return replace(table, left=tuple(left))
         return table
 
-    def legal_commands(self, table: OpenHandTable, seat: int) -> list[Command]:
+    def legal_moves(self, table: OpenHandTable, seat: int) -> list[Command | Choice]:
         if table.awaited() != seat:
             return []
         return [PlayCard(card=card) for card in sorted(table.hands[seat], key=strength)]
@@ -202,14 +204,21 @@ class OpenHand(Variant[OpenHandTable, OpenHandOptions]):
             rows.append(ScoreRow(label=f"trick {trick.number}", points=points))
         return rows
 
-    def outcome(self, table: OpenHandTable) -> Outcome | None:
+    def seated(self, table: OpenHandTable) -> tuple[int, ...]:
+        return tuple(seat for seat in range(table.seat_count) if not table.left[seat])
+
+    def result(self, table: OpenHandTable) -> Outcome | None:
         if not table.dealt or table.awaited() is not None or table.plays:
             return None
-        best = max(table.points)
-        tied = tuple(seat for seat, points in enumerate(table.points) if points == best)
-        # A playoff is among tied players still at the table who hold a card. Every such player
-        # has played all five cards when the last trick ends, so the playoff has nobody to
-        # compare and the tie stands, as RULES.md §3 says for tied players without cards.
+        # Judgement call open-hand/leaver-never-wins: a seat that left keeps its points on the
+        # scoreboard but the winners are the most points among the seats still at the table.
+        seated = self.seated(table)
+        best = max(table.points[seat] for seat in seated)
+        tied = tuple(seat for seat in seated if table.points[seat] == best)
+        # Judgement call open-hand/playoff-without-cards: a playoff is among tied players still
+        # at the table who hold a card. Every such player has played all five cards when the
+        # last trick ends, so the playoff has nobody to compare and the tie stands, as RULES.md
+        # §3 says for tied players without cards.
         return Outcome(scores=table.points, winners=tied)
 
     def public_table(self, table: OpenHandTable, perspective: Perspective) -> msgspec.Struct:

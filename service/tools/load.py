@@ -15,6 +15,7 @@ from typing import Any, TypeVar
 
 import msgspec
 
+from domain.choices import body
 from service.tools.http1 import Http1Connection, HttpError, Response
 from service.tools.simulate import GameResult, LoadReport, progress_bar
 
@@ -147,7 +148,7 @@ class BotTable:
             await asyncio.sleep(DEADLINE_POLL)  # nothing for a bot to do yet: look again later
             return await self.summary()
         answer = await self.call(
-            "command", "POST", f"{path}/commands", self.rng.choice(choices), seat
+            "command", "POST", f"{path}/commands", body(self.rng.choice(choices), self.rng), seat
         )
         self.commands += 1
         if answer.status == 409:  # someone (a deadline) moved first: a normal outcome

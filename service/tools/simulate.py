@@ -23,6 +23,7 @@ import msgspec
 
 from domain import game
 from domain.aggregate import GameAggregate
+from domain.choices import body
 
 KINDS = ("command", "view", "other")  # command POSTs, seat view GETs, everything else
 
@@ -240,6 +241,8 @@ class Table:
         choices = [c for c in mine["legal_commands"] if c["type"] not in ("leave", "vote_cancel")]
         if choices:
             self.http.post(
-                f"/games/{self.game_id}/commands", json=rng.choice(choices), headers=self.auth(seat)
+                f"/games/{self.game_id}/commands",
+                json=body(rng.choice(choices), rng),
+                headers=self.auth(seat),
             )
         return True

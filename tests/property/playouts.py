@@ -10,10 +10,11 @@ from typing import Any
 import msgspec
 
 from domain.aggregate import GameAggregate, Recorded, project
+from domain.choices import Choice, pick
 from domain.commands import Command, Leave, VoteCancel
 from domain.perspective import Perspective, redact
 from domain.variants import deadline_started
-from projections.views import view
+from projections.views import as_of, view
 from service.store.mapper import EnvelopeMapper
 from service.tools.simulate import seated_game
 
@@ -26,11 +27,13 @@ class Playout(msgspec.Struct, kw_only=True):
     moves: int
 
 
-def choose(commands: list[Command], rng: random.Random, leave_rate: float) -> Command:
-    rules_moves = [c for c in commands if not isinstance(c, VoteCancel | Leave)]
+def choose(legal: list[Command | Choice], rng: random.Random, leave_rate: float) -> Command:
+    """Leave now and then; otherwise one command drawn uniformly from every legal command the
+    list stands for (a choice form weighs as many as it holds: ``domain.choices.pick``)."""
+    rules_moves = [c for c in legal if not isinstance(c, VoteCancel | Leave)]
     if not rules_moves or rng.random() < leave_rate:
-        return next(c for c in commands if isinstance(c, Leave))
-    return rng.choice(rules_moves)
+        return Leave()
+    return pick(rules_moves, rng)
 
 
 def play(
@@ -42,21 +45,30 @@ def play(
     leave_rate: float = 0.0,
     check_step: Any = None,
     max_moves: int = 10_000,
+    pause_rate: float = 0.0,
 ) -> Playout:
+    """A random game: each move a seat the game waits for sends a random legal command, one
+    second after the last (``pause_rate``: sometimes a minute after, past any deadline)."""
     aggregate = seated_game(variant, seats, options, rng, START)
     check_deadline = DeadlineCheck()
     check_deadline(aggregate)
     now = START
     moves = 0
     while aggregate.state.status == "active" and moves < max_moves:
-        state = aggregate.state
+        now += timedelta(seconds=60 if rng.random() < pause_rate else 1)
+        # What a seat reading its view at ``now`` is offered: the game after any expiry that is
+        # due, recorded or not. Its command, sent at ``now``, must be taken.
+        state = as_of(aggregate.state, version=aggregate.version, now=now)
+        if state.status != "active":  # a due expiry ends the game: only the server moves
+            aggregate.expire(command_id=f"x{moves}", now=now)
+            check_deadline(aggregate)
+            break
         to_act = state.rules.to_act(state.table)
         assert to_act, "an active game must wait for somebody"
         seat = rng.choice(to_act)
-        legal = state.rules.legal_commands(state.table, seat)
+        legal = state.rules.legal_moves(state.table, seat)
         assert legal, f"seat {seat} is awaited but has no legal command"
-        command = choose([*legal, Leave()], rng, leave_rate)
-        now += timedelta(seconds=1)
+        command = choose(legal, rng, leave_rate)
         aggregate.act(player_id=f"p{seat}", command=command, command_id=f"m{moves}", now=now)
         moves += 1
         check_deadline(aggregate)
@@ -64,7 +76,22 @@ def play(
             check_step(aggregate, rng)
             check_deadline(aggregate)
     recorded: list[Recorded] = aggregate.collect_events()  # type: ignore[assignment]
+    check_result(aggregate)
     return Playout(aggregate=aggregate, recorded=recorded, moves=moves)
+
+
+def check_result(aggregate: GameAggregate) -> None:
+    """What RULES.md says of every ending (Leaving): a seat that left never wins; with fewer
+    than two seats left the game ends by forfeit, won by the seat left, if any."""
+    state = aggregate.state
+    if state.outcome is None:
+        return
+    seated = tuple(index for index, seat in enumerate(state.seats) if not seat.left)
+    assert set(state.outcome.winners) <= set(seated), (state.outcome, seated)
+    if len(seated) < 2:
+        assert (state.outcome.reason, state.outcome.winners) == ("forfeit", seated)
+    else:
+        assert state.outcome.reason == "complete"
 
 
 class DeadlineCheck:

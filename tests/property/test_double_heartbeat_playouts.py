@@ -362,9 +362,11 @@ def check_match(result: Any, options: dict[str, Any]) -> Referee:
     assert list(state.outcome.scores) == referee.totals == list(table.totals)
     rows = state.rules.score_rows(table)
     assert [list(row.points) for row in rows] == referee.hand_rows
-    contenders = seated or list(range(state.seat_count))
-    best = max(referee.totals[s] for s in contenders)
-    assert state.outcome.winners == tuple(s for s in contenders if referee.totals[s] == best)
+    if len(seated) >= 2:
+        best = max(referee.totals[s] for s in seated)
+        assert state.outcome.winners == tuple(s for s in seated if referee.totals[s] == best)
+    else:  # a forfeit: the seat left wins, the hand in play is not settled
+        assert (state.outcome.winners, state.outcome.reason) == (tuple(seated), "forfeit")
     # The live hands at the end match the referee's bookkeeping.
     assert [sorted(h) for h in table.hands] == [sorted(h) for h in referee.hands]
     # Replay of the stored events reproduces the live state and chain.

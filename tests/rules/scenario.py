@@ -58,18 +58,29 @@ def given(events: list[Event]) -> GameState:
     return game.fold(state, events[1:])
 
 
-def when(state: GameState, seat: int, command: Command) -> list[Event]:
-    return game.act(state, player_id=player(seat), command=command, now=NOW, version=100)
+def when(state: GameState, seat: int, command: Command, now: datetime = NOW) -> list[Event]:
+    return game.act(state, player_id=player(seat), command=command, now=now, version=100)
 
 
-def play_out(state: GameState, moves: list[tuple[int, Command]]) -> tuple[GameState, list[Event]]:
+def play_out(
+    state: GameState, moves: list[tuple[int, Command]], now: datetime = NOW
+) -> tuple[GameState, list[Event]]:
     """Apply several commands in order; returns the final state and every event."""
     events: list[Event] = []
     for seat, command in moves:
-        new = when(state, seat, command)
+        new = when(state, seat, command, now)
         state = game.fold(state, new)
         events += new
     return state, events
+
+
+def refused(state: GameState, seat: int, command: Command, now: datetime = NOW) -> RuleViolation:
+    """The coded error a command is refused with (nothing is recorded)."""
+    try:
+        when(state, seat, command, now)
+    except RuleViolation as refusal:
+        return refusal
+    raise AssertionError(f"seat {seat} was allowed {command}")
 
 
 def refused_creation(variant: str, seats: int, options: dict[str, Any] | None) -> RuleViolation:

@@ -148,6 +148,7 @@ def test_the_deal_gives_floor_104_over_n_each_and_the_rest_to_the_kitty(seats: i
 @pytest.mark.parametrize("seats", sorted(KITTY_SIZES))
 def test_the_kitty_goes_to_the_winner_of_the_first_trick(seats: int) -> None:
     # Seat s holds the clubs and diamonds of rank s: the highest seat wins both tricks.
+    """Judgement call cancellation-hearts/kitty-points-at-scoring."""
     hands = [(RANKS[s] + "C", RANKS[s] + "D") for s in range(seats)]
     kitty = ("AH", "KH", "QH", "JH", "10H", "9H")[: KITTY_SIZES[seats]]
     state = playing(hands, kitty)
@@ -319,6 +320,7 @@ def test_a_first_leader_holding_only_hearts_and_queens_leads_anything() -> None:
 
 
 def test_later_dealers_move_the_first_lead_left() -> None:
+    """Judgement call cancellation-hearts/dealer-rotates-by-hand."""
     hands = [("5C",), ("3C",), ("4C",), ("6C",), ("7C",), ("8C",)]
     assert to_act(playing(hands, hand=3)) == (3,)  # dealer 2
 
@@ -583,6 +585,7 @@ def test_a_fixed_moon_rule_scores_at_once(options: dict[str, Any], points: tuple
 
 
 def test_a_shooter_who_leaves_before_choosing_gets_subtract() -> None:
+    """Judgement call cancellation-hearts/leaver-moon-subtracts."""
     state, _ = shoot_the_moon({})
     _state, events = play_out(state, [(1, Leave())])
     assert events[0] == PlayerLeft(seat=1)
@@ -619,6 +622,7 @@ def finish_hand_two(state: GameState) -> list[Event]:
 
 
 def test_the_match_ends_once_a_total_reaches_the_target_and_the_lowest_wins() -> None:
+    """Judgement call cancellation-hearts/target-checked-after-hand."""
     events = finish_hand_two(before_hand_two((30, 21, 45, 20, 35, 40)))
     scored, finished = events[-2:]
     assert isinstance(scored, PenaltiesScored) and scored.totals == (30, 21, 50, 20, 35, 40)
@@ -651,6 +655,8 @@ def test_below_the_target_the_next_hand_is_dealt() -> None:
 
 
 def test_a_seat_leaving_during_the_pass_takes_no_part_in_it() -> None:
+    """Judgement calls cancellation-hearts/pass-among-seated,
+    cancellation-hearts/leaver-pass-returns."""
     state = passing(SIX)
     state, _ = play_out(state, [(3, PassCards(cards=SIX[3])), (3, Leave())])
     assert RULES.hand(state.table, 3) == SIX[3]  # its pass came back
@@ -673,6 +679,7 @@ def test_the_last_pass_awaited_leaving_delivers_the_others() -> None:
 
 
 def test_a_seat_that_left_is_skipped_in_play_and_its_card_still_counts() -> None:
+    """Judgement call cancellation-hearts/leaver-card-stays."""
     hands = [("5C", "2D"), ("2C", "3D"), ("3C", "4D"), ("AC", "5D"), ("4C", "6D"), ("6C", "7D")]
     state, _ = plays(playing(hands), (1, "2C"), (2, "3C"), (3, "AC"))
     state, events = play_out(state, [(3, Leave())])
@@ -695,10 +702,13 @@ def test_with_one_seat_left_at_the_table_the_match_ends_and_leavers_never_win() 
     state = passing(SIX)
     state, events = play_out(state, [(s, Leave()) for s in range(5)])
     finished = events[-1]
-    assert finished == GameFinished(scores=(0,) * 6, winners=(5,), seed=SEED.hex())
+    assert finished == GameFinished(
+        scores=(0,) * 6, winners=(5,), seed=SEED.hex(), reason="forfeit"
+    )
 
 
 def test_leavers_are_dealt_nothing() -> None:
+    """Judgement call cancellation-hearts/deal-to-seated."""
     state = given([*created(VARIANT, 7), GameStarted(seat_count=7)])
     state = game.fold(state, [PlayerLeft(seat=2)])
     (deal,) = RULES.start(state.table, Turn(NOW, game.stream(state), 1))

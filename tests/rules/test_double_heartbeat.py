@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from itertools import combinations
 from typing import Any
 
 import msgspec
@@ -10,6 +11,7 @@ import pytest
 
 from domain import game
 from domain.cards import double_deck
+from domain.choices import Choice, commands_of
 from domain.commands import Command, Leave, parse_command
 from domain.errors import Failure, RuleViolation
 from domain.events import (
@@ -160,6 +162,7 @@ def test_allies_cannot_beat_each_other_with_a_non_bomb() -> None:
 
 
 def test_betrayal_allowed_a_bomb_over_an_ally_ends_the_alliance() -> None:
+    """Judgement call double-heartbeat/betrayal-ends-alliance-first."""
     state, _ = play_out(deal(ALLIANCE_HANDS), [*ALLIED, (2, PASS), (3, PASS)])
     state, events = play_out(state, [(0, play("9S 9H 9D 9C"))])
     assert events == [
@@ -316,7 +319,8 @@ def test_the_next_hand_starts_with_the_dealers_bury() -> None:
     state, _ = play_out(state, [(0, BuryCards(cards=[])), *FULL_MOVES])
     assert to_act(state) == (1,)
     assert view(state).phase == "bury"
-    assert len(RULES.legal_commands(state.table, 1)) == 3  # bury 0, 1 or 2 cards
+    (bury,) = RULES.legal_moves(state.table, 1)  # bury 0, 1 or 2 of the new dealer's cards
+    assert isinstance(bury, Choice) and (bury.min, bury.max) == (0, 2)
 
 
 # --- the dealer's bury -------------------------------------------------------------------------
@@ -326,6 +330,7 @@ BURY_HANDS = ["3S 4S 5S 6S KD", "7S 8S", "9S 10S"]
 
 
 def test_the_dealer_buries_before_the_first_lead() -> None:
+    """Judgement call double-heartbeat/bury-first."""
     state = deal(BURY_HANDS)
     assert to_act(state) == (0,)
     assert refused(state, 0, play("3S")).code == "bury_first"
@@ -334,10 +339,12 @@ def test_the_dealer_buries_before_the_first_lead() -> None:
     error = refused(state, 0, BuryCards(cards=["3S", "4S", "5S"]))
     assert (error.code, error.failure) == ("too_many_buried", Failure.INVALID)
     assert refused(state, 0, BuryCards(cards=["AS"])).code == "card_not_in_hand"
-    assert RULES.legal_commands(state.table, 0) == [
+    (bury,) = RULES.legal_moves(state.table, 0)
+    assert isinstance(bury, Choice)
+    assert commands_of(bury) == [
         BuryCards(cards=[]),
-        BuryCards(cards=["3S"]),
-        BuryCards(cards=["3S", "4S"]),
+        *(BuryCards(cards=[card]) for card in ("3S", "4S", "5S", "6S", "KD")),
+        *(BuryCards(cards=list(pair)) for pair in combinations(("3S", "4S", "5S", "6S", "KD"), 2)),
     ]
     state, events = play_out(state, [(0, BuryCards(cards=["KD", "6S"]))])
     (buried,) = events
@@ -381,6 +388,7 @@ def test_no_bury_with_dealer_exchange_none_or_four_players() -> None:
     ("seats", "size", "dealer_size"), [(3, 34, 36), (4, 26, 26), (5, 20, 24), (6, 17, 19)]
 )
 def test_the_deal_gives_the_dealer_the_surplus(seats: int, size: int, dealer_size: int) -> None:
+    """Judgement call double-heartbeat/deal-cut."""
     options = msgspec.convert({}, RULES.options_type)
     stream = RandomStream(SEED, "g", [""] * seats)
     events = RULES.start(RULES.setup(options, seats), Turn(NOW, stream, 1))
@@ -406,6 +414,7 @@ LEAVE_HANDS = ["3S 4S 5S", "6S 7S", "8S 9S", "10S JS"]
 
 
 def test_a_seat_that_left_is_skipped() -> None:
+    """Judgement call double-heartbeat/leaver-skipped."""
     state, events = play_out(deal(LEAVE_HANDS), [(0, play("3S")), (1, Leave())])
     assert events[-1:] == [PlayerLeft(seat=1)]
     assert to_act(state) == (2,)
@@ -419,6 +428,7 @@ def test_a_leader_who_leaves_passes_the_lead_on() -> None:
 
 
 def test_a_play_still_wins_after_its_player_leaves() -> None:
+    """Judgement call double-heartbeat/leaver-play-stands."""
     state, _ = play_out(deal(LEAVE_HANDS), [(0, play("3S")), (0, Leave())])
     assert to_act(state) == (1,)
     _state, events = play_out(state, [(1, PASS), (2, PASS), (3, PASS)])
@@ -434,13 +444,28 @@ def test_leaving_as_the_last_to_pass_ends_the_trick() -> None:
     assert events[-2:] == [PlayerLeft(seat=3), TrickWon(trick=1, seat=0, cards=("3S",), points=0)]
 
 
-def test_when_one_seated_player_holds_cards_the_hand_and_match_end() -> None:
-    state = deal(["3S 4S", "5S 6S", "7S 8S"], options={"dealer_exchange": "none", "hands": 3})
-    state, events = play_out(state, [(0, play("3S")), (1, Leave()), (2, Leave())])
+def test_when_one_seated_player_holds_cards_the_hand_ends() -> None:
+    """Judgement call double-heartbeat/leaver-ends-hand: with two seats still at the table, the
+    hand ends once only one of them holds cards; that player is last (−5)."""
+    state = deal(["3S 4S", "5S", "7S 8S"], options={"dealer_exchange": "none", "hands": 1})
+    state, events = play_out(state, [(0, play("3S")), (1, play("5S")), (2, Leave())])
     assert events[-3:] == [
         PlayerLeft(seat=2),
-        HandSettled(hand=1, order=(), last=0, buried=(), points=(-5, 0, 0)),
-        GameFinished(scores=(-5, 0, 0), winners=(0,), seed=SEED.hex()),  # leavers forfeit
+        HandSettled(hand=1, order=(1,), last=0, buried=(), points=(-5, 10, 0)),
+        GameFinished(scores=(-5, 10, 0), winners=(1,), seed=SEED.hex()),
+    ]
+    assert state.status == "finished"
+
+
+def test_a_lone_player_wins_by_forfeit_and_is_not_scored_last() -> None:
+    """RULES.md Leaving (issue 13, item 5): when fewer than two seats remain the game ends with
+    reason forfeit; the hand in play is not settled, so the last seat is not given −5. Judgement
+    call common/forfeit-ends-at-once."""
+    state = deal(["3S 4S", "5S 6S", "7S 8S"], options={"dealer_exchange": "none", "hands": 3})
+    state, events = play_out(state, [(0, play("3S")), (1, Leave()), (2, Leave())])
+    assert events[-2:] == [
+        PlayerLeft(seat=2),
+        GameFinished(scores=(0, 0, 0), winners=(0,), seed=SEED.hex(), reason="forfeit"),
     ]
     assert state.status == "finished"
 
@@ -527,3 +552,21 @@ def test_views_hide_other_hands_and_sort_the_own_hand() -> None:
     shown = msgspec.json.encode(view(state, Perspective(seat=1)))
     assert b"4S" not in shown
     assert b"3H" not in shown
+
+
+def test_a_dealer_who_leaves_before_burying_buries_nothing() -> None:
+    """Judgement call double-heartbeat/dealer-leaves-bury."""
+    state, events = play_out(deal(BURY_HANDS), [(0, Leave())])
+    assert events == [PlayerLeft(seat=0), LeadInherited(seat=1, from_seat=0)]
+    assert (view(state).phase, view(state).buried_count, to_act(state)) == ("play", 0, (1,))
+
+
+def test_the_deal_moves_to_the_next_seat_still_at_the_table() -> None:
+    """Judgement call double-heartbeat/dealer-skips-leavers: seat 1 has left, so the deal
+    passes from seat 0 to seat 2."""
+    state = deal(["3S 4S", "5S", "6S", "7S 8S"], options={"hands": 2})
+    moves = [(1, Leave()), (0, play("3S")), (2, play("6S")), (3, play("7S")), (0, PASS)]
+    state, events = play_out(state, [*moves, (3, play("8S"))])
+    settled, dealt = events[-2:]
+    assert settled == HandSettled(hand=1, order=(2, 3), last=0, buried=(), points=(-5, 0, 10, 5))
+    assert isinstance(dealt, HandDealt) and (dealt.hand, dealt.dealer) == (2, 2)

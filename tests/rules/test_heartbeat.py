@@ -351,6 +351,7 @@ def test_reveal_shows_rank_seals_the_card_for_its_owner() -> None:
 
 
 def test_a_rank_only_joker_reveal_does_not_say_which_joker() -> None:
+    """Judgement call heartbeat/rank-only-joker."""
     state = heartbeat(("reveal", "double", "double"), {"reveal_shows": "rank"})
     _, events = act(state, 0, reveal("BJ"))
     assert events[0].rank == "joker"
@@ -388,22 +389,29 @@ def test_no_deadline_outside_a_pressure_round() -> None:
 DEADLINE = NOW + timedelta(seconds=5)
 
 
-@pytest.mark.parametrize(
-    ("at", "accepted"),
-    [
-        (DEADLINE - timedelta(microseconds=1), True),
-        (DEADLINE, False),
-        (DEADLINE + timedelta(seconds=1), False),
-    ],
-    ids=["just-before", "exactly-at", "after"],
-)
-def test_a_choice_at_or_after_the_deadline_is_refused(at: datetime, accepted: bool) -> None:
+def test_a_choice_just_before_the_deadline_is_taken() -> None:
     state = heartbeat(("pressure", "double", "double"))
-    if accepted:
-        _, events = act(state, 0, choose("KS"), now=at)
-        assert isinstance(events[0], CardChosen)
-    else:
-        assert refused(state, 0, choose("KS"), now=at).code == "deadline_passed"
+    _, events = act(state, 0, choose("KS"), now=DEADLINE - timedelta(microseconds=1))
+    assert events == [CardChosen(round=1, seat=0, card=events[0].card)]
+
+
+@pytest.mark.parametrize(
+    "at", [DEADLINE, DEADLINE + timedelta(seconds=1)], ids=["exactly-at", "after"]
+)
+def test_a_choice_at_or_after_the_deadline_is_decided_after_the_timeout(at: datetime) -> None:
+    """Judgement call heartbeat/late-command-after-expiry (RULES.md Timers, resolved): the
+    timeout comes first in the same batch, then the choice counts for the next round. Judgement
+    calls heartbeat/late-choice-counts-next-round, common/late-command-after-expiry."""
+    state = heartbeat(("pressure", "double", "double"))
+    expired = game.expire(state, now=at, version=100)
+    after = game.fold(state, expired)
+    card = after.table.hands[0][0]  # a card the timeout left in seat 0's hand
+    _, events = act(state, 0, choose(card), now=at)
+    assert events[: len(expired)] == expired
+    assert isinstance(events[0], ChoiceTimedOut) and events[0].seats == (0, 1, 2)
+    (chosen,) = events[len(expired) :]
+    assert isinstance(chosen, CardChosen)
+    assert (chosen.round, chosen.seat, chosen.card.value) == (2, 0, card)
 
 
 def test_expiry_is_not_due_before_the_deadline() -> None:
@@ -432,6 +440,7 @@ def test_expiry_picks_a_random_playable_card_for_each_seat_that_has_not_chosen()
 
 
 def test_the_timeout_pick_does_not_depend_on_when_expiry_runs_or_on_others() -> None:
+    """Judgement call heartbeat/timeout-pick-label."""
     state = heartbeat(("pressure", "double", "double"))
     at_once = game.expire(state, now=DEADLINE, version=9)
     much_later = game.expire(state, now=DEADLINE + timedelta(hours=3), version=9)
@@ -469,6 +478,7 @@ def test_a_pressure_round_in_a_later_round_gets_its_own_deadline() -> None:
 
 
 def test_a_seat_that_left_is_not_awaited_and_its_choice_is_void() -> None:
+    """Judgement call heartbeat/leaver-choice-void."""
     state, _ = moves(heartbeat(), (1, choose("QD")), (0, choose("4C")))
     state, events = act(state, 1, Leave())
     assert events == [PlayerLeft(seat=1)]  # seat 2 is still awaited
@@ -496,10 +506,15 @@ def test_leaving_during_the_reveal_lets_choosing_begin() -> None:
     assert state.rules.to_act(state.table) == (0, 1)
 
 
-def test_when_everybody_leaves_the_game_ends_with_the_chips_so_far() -> None:
+def test_when_one_seat_is_left_it_wins_by_forfeit_with_the_chips_so_far() -> None:
+    """RULES.md Leaving (issue 13, item 5): the one seat left wins even with fewer chips; no
+    round is scored for it alone. Judgement call common/forfeit-ends-at-once."""
     state, _ = moves(heartbeat(), (0, choose("KS")), (1, choose("QD")), (2, choose("5D")))
-    state, events = moves(state, (0, Leave()), (1, Leave()), (2, Leave()))
-    assert events[-1] == GameFinished(scores=(1, 1, 0), winners=(0, 1), seed=SEED.hex())
+    state, events = moves(state, (2, choose("6C")), (0, Leave()), (1, Leave()))
+    assert events[-2:] == [
+        PlayerLeft(seat=1),
+        GameFinished(scores=(1, 1, 0), winners=(2,), seed=SEED.hex(), reason="forfeit"),
+    ]
 
 
 # --- the whole game --------------------------------------------------------------------------
@@ -560,6 +575,7 @@ def test_the_deal_uses_the_deck_the_jokers_option_gives(jokers: str, size: int) 
 def test_the_tempo_deck_is_shuffled_face_down_and_its_top_card_flipped(
     size: int, each: int
 ) -> None:
+    """Judgement call heartbeat/tempo-deck-secret."""
     _, deck, flip = start({"tempo_deck": size})
     assert isinstance(deck, TempoDeckShuffled) and isinstance(flip, TempoCardFlipped)
     cards = deck.cards.unwrap()
@@ -614,3 +630,19 @@ def test_options_default_to_the_first_listed_value() -> None:
 def test_creation_is_validated(seats: int, options: dict | None, code: str) -> None:
     refused = refused_creation("heartbeat", seats, options)
     assert (refused.code, refused.failure) == (code, Failure.INVALID)
+
+
+def test_a_seat_that_left_keeps_its_chips_but_never_wins() -> None:
+    """Judgement call heartbeat/leaver-keeps-chips: seat 0 wins round 1 and leaves; it ties
+    for the most chips at the end but only the seats still at the table win."""
+    state, _ = moves(heartbeat(), (0, choose("KS")), (1, choose("7D")), (2, choose("8S")))
+    state, _ = moves(state, (0, Leave()), (1, choose("QD")), (2, choose("5D")))
+    state, events = moves(state, (1, choose("3H")), (2, choose("6C")))
+    assert events[-1] == GameFinished(scores=(1, 1, 1), winners=(1, 2), seed=SEED.hex())
+
+
+def test_the_double_consolation_goes_to_players_of_the_round_only() -> None:
+    """Judgement call heartbeat/consolation-for-players-only."""
+    state = heartbeat(("double", "reverse", "reverse"), {"double_rule": "others_one"})
+    state, events = moves(state, (2, Leave()), (0, choose("KS")), (1, choose("7D")))
+    assert scored(events).chips == (2, 1, 0)

@@ -186,6 +186,7 @@ def test_a_lie_nobody_challenges_stands_and_stays_hidden() -> None:
 
 
 def test_an_honest_card_challenged_sends_the_pile_to_the_challenger() -> None:
+    """Judgement call one-up-one-down/new-round-target-3."""
     state, _ = play_out(after_eight_up(), [(1, down("10C", "10"))])
     state, events = play_out(state, [(2, Challenge())])
     # Seat 2 is first in turn order after seat 1: the outcome is certain at once.
@@ -281,9 +282,9 @@ def test_the_deadline_closes_the_window_as_a_server_event() -> None:
     deadline = NOW + timedelta(seconds=15)
     assert state.rules.deadline(state.table) == deadline
     assert game.expire(state, now=deadline - timedelta(microseconds=1), version=50) == []
-    with pytest.raises(RuleViolation) as late:
+    with pytest.raises(RuleViolation) as late:  # decided after the expiry: the window is shut
         game.act(state, player_id=player(2), command=Challenge(), now=deadline, version=50)
-    assert late.value.code == "deadline_passed"
+    assert late.value.code == "no_challenge_window"
     events = game.expire(state, now=deadline, version=50)
     assert events == [
         ChallengeWindowExpired(unanswered=(2, 3, 0)),
@@ -419,6 +420,7 @@ def test_a_unanimous_vote_once_the_stock_is_empty_gives_the_fewest_cards_the_win
 
 
 def test_no_vote_while_the_stock_holds_cards_and_a_play_clears_the_votes() -> None:
+    """Judgement call one-up-one-down/votes-reset-on-play."""
     assert refused(table(HANDS3, STOCK), 1, VoteEnd()).code == "stock_not_empty"
     state, _ = play_out(table(HANDS3), [(1, VoteEnd()), (2, VoteEnd()), (0, up("8H"))])
     assert state.rules.public_table(state.table, PUBLIC).end_votes == ()
@@ -444,6 +446,7 @@ def test_the_play_cap_ends_the_game_the_same_way() -> None:
 
 
 def test_a_capped_face_down_play_waits_for_its_window() -> None:
+    """Judgement call one-up-one-down/cap-counts-card-plays."""
     state = table(HANDS3, STOCK, options={"max_plays": 2})
     state, _ = play_out(state, [(0, up("8H")), (1, down("10C", "10"))])
     assert state.status == "active"
@@ -451,28 +454,38 @@ def test_a_capped_face_down_play_waits_for_its_window() -> None:
     assert events[-2] == StalemateEnded(reason="cap", hand_sizes=(3, 3, 6), winners=(0, 1))
 
 
-def test_a_seat_without_cards_is_skipped_but_still_answers() -> None:
-    # A face-up last card below the target with an empty stock: no win, no card, no draw.
+def test_a_face_up_last_card_below_the_target_with_the_stock_empty_stands_and_wins() -> None:
+    """RULES.md §5 Winning, resolved (issue 13, item 4): with nothing to draw, the last card
+    stands even below the target, and its player wins."""
     state, _ = play_out(table([("9S", "4D"), ("KC", "5D")]), [(0, up("9S"))])
-    state, _ = play_out(state, [(1, down("KC", "K")), (0, Decline()), (0, up("4D"))])
+    state, _ = play_out(state, [(1, down("KC", "K")), (0, Decline())])
+    state, events = play_out(state, [(0, up("4D"))])  # 4 is below the target K; no stock
+    assert events == [
+        CardPlayed(seat=0, card="4D"),
+        LastCardStood(seat=0),
+        GameFinished(scores=(1, 0), winners=(0,), seed=SEED.hex()),
+    ]
+    assert state.status == "finished"
+
+
+def test_a_face_up_last_card_below_the_target_draws_while_the_stock_lasts() -> None:
+    state, _ = play_out(table([("9S", "4D"), ("KC", "5D")], stock=("7C",)), [(0, up("9S"))])
+    state, _ = play_out(state, [(1, down("KC", "K")), (0, Decline())])
+    state, events = play_out(state, [(0, up("4D"))])
+    assert [type(e) for e in events] == [CardPlayed, CardDrawn]
     assert state.status == "active"
-    assert state.table.hands[0] == ()
-    assert to_act(state) == (1,)
-    state, _ = play_out(state, [(1, down("5D", "5"))])
-    assert to_act(state) == (0,)
-    state, events = play_out(state, [(0, Decline())])
-    assert events[-2] == LastCardStood(seat=1)
+    assert state.table.hands[0] == ("7C",)
 
 
 def test_a_table_where_nobody_still_in_holds_a_card_ends_in_a_stalemate() -> None:
-    state, _ = play_out(table([("9S", "4D"), ("KC", "5H", "6H")]), [(0, up("9S"))])
-    state, _ = play_out(state, [(1, down("KC", "K")), (0, Decline()), (0, up("4D"))])
-    # Seat 0 has no card: seat 1 plays on, still alternating.
-    state, _ = play_out(state, [(1, down("5H", "A")), (0, Decline())])
-    state, events = play_out(state, [(1, up("6H"))])
+    """A safety net, not a judgement call: cards only run out for a seat whose last card stood
+    (it has won), so this takes a deal that gave two seats nothing. Judgement call
+    one-up-one-down/blocked-ends-like-stalemate."""
+    state = table([(), (), ("5S", "6S")])
+    state, events = play_out(state, [(2, Leave())])
     assert events[-2:] == [
-        StalemateEnded(reason="blocked", hand_sizes=(0, 0), winners=(0, 1)),
-        GameFinished(scores=(1, 1), winners=(0, 1), seed=SEED.hex()),
+        StalemateEnded(reason="blocked", hand_sizes=(0, 0, 2), winners=(0, 1)),
+        GameFinished(scores=(1, 1, 0), winners=(0, 1), seed=SEED.hex()),
     ]
 
 
@@ -488,6 +501,7 @@ def test_a_seat_that_left_is_not_awaited_and_is_skipped() -> None:
 
 
 def test_the_last_awaited_seat_leaving_closes_the_window() -> None:
+    """Judgement call one-up-one-down/leaver-answer-not-awaited."""
     state, _ = play_out(four_after_face_down(), [(2, Decline()), (3, Decline())])
     state, events = play_out(state, [(0, Leave())])
     assert events == [PlayerLeft(seat=0), ChallengeWindowClosed(seat=1, declared="10")]
@@ -500,14 +514,20 @@ def test_a_pending_challenge_decides_when_the_seat_before_it_leaves() -> None:
 
 
 def test_the_player_of_the_face_down_card_leaving_closes_its_window() -> None:
+    """Judgement call one-up-one-down/leaver-card-stands."""
     state, events = play_out(four_after_face_down(), [(1, Leave())])
     assert events == [PlayerLeft(seat=1), ChallengeWindowClosed(seat=1, declared="10")]
     assert to_act(state) == (2,)
 
 
-def test_the_last_seat_still_in_wins() -> None:
+def test_the_last_seat_still_in_wins_by_forfeit() -> None:
+    """RULES.md Leaving (issue 13, item 5): the one seat left wins, reason forfeit. Judgement calls
+    one-up-one-down/forfeit-scores-zero, common/forfeit-ends-at-once."""
     state, events = play_out(four_after_face_down(), [(1, Leave()), (2, Leave()), (3, Leave())])
-    assert events[-2] == StalemateEnded(reason="abandoned", hand_sizes=(3, 3, 4, 4), winners=(0,))
+    assert events[-2:] == [
+        PlayerLeft(seat=3),
+        GameFinished(scores=(0, 0, 0, 0), winners=(0,), seed=SEED.hex(), reason="forfeit"),
+    ]
     assert state.status == "finished"
 
 
@@ -524,6 +544,7 @@ def test_cancelling_by_vote_works_as_for_every_variant() -> None:
 
 @pytest.mark.parametrize("seats", [2, 3, 4])
 def test_the_deal_and_the_high_card_draw(seats: int) -> None:
+    """Judgement call one-up-one-down/first-player-fresh-deck."""
     rules = OneUpOneDown()
     options = msgspec.convert({}, rules.options_type)
     for game_id in ("a", "b", "c", "d", "e", "f"):
@@ -599,6 +620,7 @@ def test_options_default_to_the_rules_and_are_stored_in_the_creation_event() -> 
 
 
 def test_legal_commands_are_one_card_per_rank() -> None:
+    """Judgement call one-up-one-down/one-card-per-rank."""
     state = table([("8H", "8S", "4D"), ("10C", "6D")])
     commands = state.rules.legal_commands(state.table, 0)
     assert commands == [up("4D"), up("8H"), VoteEnd()]
@@ -648,3 +670,12 @@ def test_another_seats_face_down_card_does_not_change_what_an_observer_gets(obse
 def test_the_owner_of_the_face_down_card_does_see_it() -> None:
     owner = Perspective(seat=1)
     assert _frames(owner, "7H", "9C") != _frames(owner, "9C", "7H")
+
+
+def test_an_end_vote_waits_for_the_open_window() -> None:
+    """Judgement call one-up-one-down/vote-needs-closed-window."""
+    state, _ = play_out(table(HANDS3), [(0, up("8H")), (1, down("10C", "10"))])
+    assert refused(state, 2, VoteEnd()).code == "challenge_window_open"
+    assert VoteEnd() not in state.rules.legal_moves(state.table, 2)
+    state, _ = play_out(state, [(2, Decline()), (0, Decline())])
+    assert VoteEnd() in state.rules.legal_moves(state.table, 2)

@@ -98,6 +98,7 @@ def test_five_tricks_finish_the_game_and_reveal_the_seed() -> None:
 
 @pytest.mark.parametrize("tiebreak", ["shared", "playoff"])
 def test_a_tie_is_shared(tiebreak: str) -> None:
+    """Judgement call open-hand/playoff-without-cards."""
     hands = [
         ("AS", "3S", "4S", "5S", "6S"),
         ("AH", "KH", "4H", "5H", "6H"),
@@ -139,6 +140,7 @@ def test_a_player_who_leaves_is_skipped() -> None:
 
 
 def test_leaving_as_the_last_to_play_completes_the_trick() -> None:
+    """Judgement call open-hand/trick-completes-on-leave."""
     _state, events = play_out(table(), [(0, play("9H")), (1, play("KD")), (2, Leave())])
     assert events[-2:] == [
         PlayerLeft(seat=2),
@@ -147,6 +149,7 @@ def test_leaving_as_the_last_to_play_completes_the_trick() -> None:
 
 
 def test_a_card_on_the_table_still_wins_after_its_player_leaves() -> None:
+    """Judgement call open-hand/card-stays-after-leave."""
     state, events = play_out(table(), [(0, play("9H")), (1, play("KD")), (1, Leave())])
     state, events = play_out(state, [(2, play("3D"))])
     assert events[-1].seat == 1
@@ -155,6 +158,7 @@ def test_a_card_on_the_table_still_wins_after_its_player_leaves() -> None:
 
 
 def test_leaving_leader_passes_the_lead() -> None:
+    """Judgement call open-hand/leader-skips-leavers."""
     state, _ = play_out(table(), [(0, Leave())])
     assert state.rules.to_act(state.table) == (1,)
     with pytest.raises(RuleViolation) as refused:
@@ -162,11 +166,14 @@ def test_leaving_leader_passes_the_lead() -> None:
     assert refused.value.code == "player_left"
 
 
-def test_when_everybody_leaves_the_game_ends_with_the_points_so_far() -> None:
+def test_when_one_seat_is_left_it_wins_by_forfeit_with_the_points_so_far() -> None:
+    """RULES.md Leaving (issue 13, item 5): the seat left wins though seat 2 has more points;
+    seats that left never win."""
     state, _ = play_out(table(), [(0, play("9H")), (1, play("KD")), (2, play("KC"))])
-    state, events = play_out(state, [(0, Leave()), (1, Leave()), (2, Leave())])
-    assert isinstance(events[-1], GameFinished)
-    assert events[-1].scores == (0, 0, 1)
+    state, events = play_out(state, [(2, Leave()), (0, Leave())])
+    assert events[-1] == GameFinished(
+        scores=(0, 0, 1), winners=(1,), seed=SEED.hex(), reason="forfeit"
+    )
 
 
 def test_cutter_leads_first_by_default() -> None:
@@ -177,6 +184,7 @@ def test_cutter_leads_first_by_default() -> None:
 
 
 def test_high_card_draw_picks_the_best_undealt_card() -> None:
+    """Judgement call open-hand/high-card-draw."""
     rules = OpenHand()
     options = msgspec.convert({"first_leader": "high_card"}, rules.options_type)
     events = rules.start(rules.setup(options, 5), Turn(NOW, RandomStream(SEED, "g", [""] * 5), 1))

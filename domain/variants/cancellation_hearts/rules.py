@@ -90,18 +90,3 @@ def hand_points(
     if choice == "subtract":
         return tuple(-moon_points if seat == shooter else 0 for seat in range(len(taken)))
     return tuple(0 if seat == shooter else moon_points for seat in range(len(taken)))
-
-
-def pass_choices(hand: Sequence[str]) -> list[tuple[str, ...]]:
-    """A few representative passes: three neighbours in suit order and in rank order.
-
-    Every set of three held cards is legal; offering all of them (C(17, 3) = 680) would swamp a
-    view, so ``legal_commands`` lists these and any other three held cards are accepted as well.
-    """
-    by_suit = sort_hand(hand)
-    by_rank = tuple(sorted(hand, key=lambda card: (RANK_OF[card], _SORT_KEY[card])))
-    windows: dict[tuple[str, ...], None] = {}
-    for ordered in (by_suit, by_rank):
-        for start in range(len(ordered) - 2):
-            windows[ordered[start : start + 3]] = None
-    return list(windows)

@@ -1,19 +1,27 @@
 """Cancellation Hearts (RULES.md §4): hearts for 6–11 players with two decks; twins cancel.
 
-Decisions that the rules text leaves to us (documented in the module's tests too):
+Judgement calls (named in docs/rules/cancellation-hearts.md, each cited by a test):
 
-- A seat that left is skipped everywhere. Each hand is dealt to the seats still at the table
-  (``floor(104/m)`` each, the kitty ``104 mod m``); a seat that left gets no cards.
-- Passing happens among the seats still at the table: each passes to the next such seat to the
-  left (odd hands) or right (even hands). A seat leaving before delivery takes no part: a pass it
-  had committed goes back to its hand, and whoever would have received from it receives from the
-  next seat still at the table instead, so every passer still receives exactly three cards.
-- A card on the table stays in its trick when its player leaves; a seat that left can still win
-  that trick (and its points), but leads nothing: the lead passes to the next seat at the table.
-- A shooter who leaves before choosing gets ``subtract``.
-- When fewer than two seats remain at the table the match ends at once with the totals so far
-  (the current hand is not scored). Winners are chosen among the seats still at the table, so
-  leaving never wins.
+- ``cancellation-hearts/deal-to-seated``: a seat that left is skipped everywhere. Each hand is
+  dealt to the seats still at the table (``floor(104/m)`` each, the kitty ``104 mod m``); a seat
+  that left gets no cards.
+- ``cancellation-hearts/pass-among-seated``: passing happens among the seats still at the table:
+  each passes to the next such seat to the left (odd hands) or right (even hands).
+- ``cancellation-hearts/leaver-pass-returns``: a seat leaving before delivery takes no part: a
+  pass it had committed goes back to its hand, and whoever would have received from it receives
+  from the next seat still at the table instead, so every passer still receives three cards.
+- ``cancellation-hearts/leaver-card-stays``: a card on the table stays in its trick when its
+  player leaves; a seat that left can still win that trick (and its points), but leads nothing:
+  the lead passes to the next seat at the table.
+- ``cancellation-hearts/leaver-moon-subtracts``: a shooter who leaves before choosing gets
+  ``subtract``.
+- ``cancellation-hearts/dealer-rotates-by-hand``: the dealer of hand h is seat ``(h-1) mod n``,
+  whether or not that seat is still at the table (the leader is the next seat at the table).
+- ``cancellation-hearts/kitty-points-at-scoring``: the kitty's points count for its taker when
+  the hand is scored (never shown in the public trick points).
+- ``cancellation-hearts/target-checked-after-hand``: the match ends after the hand in which a
+  total reaches the target, even if several do; the lowest total among seats still at the table
+  wins.
 """
 
 from __future__ import annotations
@@ -24,6 +32,7 @@ from typing import ClassVar
 import msgspec
 
 from domain.cards import SUIT_SYMBOLS, check_card_code, describe, holds, without
+from domain.choices import Choice, choice
 from domain.commands import Command, PlayCard
 from domain.errors import RuleViolation, invalid
 from domain.events import CardPlayed, Event, HandDealt, PlayerLeft
@@ -53,7 +62,6 @@ from domain.variants.cancellation_hearts.rules import (
     hand_points,
     leads,
     moon_shooter,
-    pass_choices,
     points,
     resolve,
     sort_hand,
@@ -89,6 +97,7 @@ def pass_targets(left: Sequence[bool], direction: str) -> tuple[int | None, ...]
 class CancellationHearts(Variant[CancellationHeartsTable, CancellationHeartsOptions]):
     id: ClassVar[str] = "cancellation-hearts"
     name: ClassVar[str] = "Cancellation Hearts"
+    native_name: ClassVar[str] = "Cancellation Hearts"
     min_seats: ClassVar[int] = 6
     max_seats: ClassVar[int] = 11
     options_type: ClassVar[type[msgspec.Struct]] = CancellationHeartsOptions
@@ -143,8 +152,6 @@ class CancellationHearts(Variant[CancellationHeartsTable, CancellationHeartsOpti
         return self._scored(table, command.choice, turn)
 
     def after_leave(self, table: Table, seat: int, turn: Turn) -> list[Event]:
-        if len(table.seated()) < 2:
-            return []  # the match is over (see outcome)
         if table.phase == "passing":
             return self._deliver_if_ready(table, turn)
         if table.phase == "moon" and table.moon_seat == seat:
@@ -438,13 +445,14 @@ class CancellationHearts(Variant[CancellationHeartsTable, CancellationHeartsOpti
 
     # --- queries --------------------------------------------------------------------------------
 
-    def legal_commands(self, table: Table, seat: int) -> list[Command]:
+    def legal_moves(self, table: Table, seat: int) -> list[Command | Choice]:
         if table.left[seat]:
             return []
         if table.phase == "passing":
             if table.passes[seat] is not None:
                 return []
-            return [PassCards(cards=cards) for cards in pass_choices(table.hands[seat])]
+            hand = [(card,) for card in table.hands[seat]]
+            return [choice(PassCards(cards=()), hand, least=PASS_SIZE, most=PASS_SIZE)]
         if table.phase == "moon":
             if table.moon_seat != seat:
                 return []
@@ -476,14 +484,13 @@ class CancellationHearts(Variant[CancellationHeartsTable, CancellationHeartsOpti
     def score_rows(self, table: Table) -> Sequence[ScoreRow]:
         return table.rows
 
-    def outcome(self, table: Table) -> Outcome | None:
-        if table.phase == "waiting":
+    def seated(self, table: Table) -> tuple[int, ...]:
+        return table.seated()
+
+    def result(self, table: Table) -> Outcome | None:
+        if table.phase != "over":
             return None
         seated = table.seated()
-        if table.phase != "over" and len(seated) >= 2:
-            return None
-        if not seated:
-            return Outcome(scores=table.totals, winners=())
         best = min(table.totals[seat] for seat in seated)
         winners = tuple(seat for seat in seated if table.totals[seat] == best)
         return Outcome(scores=table.totals, winners=winners)

@@ -2,9 +2,9 @@
 
 "Distinct" means a different rank pattern: suits are chosen by the representative (a straight
 needs two suits at least, a straight flush is listed apart). Airplane+pairs are the exception:
-their wings multiply combinatorially (thousands of wing choices in a 36-card hand) while the
-rules compare only the chain, so each chain is listed once with its lowest possible wings; any
-other wings are accepted when played.
+their wings multiply combinatorially (thousands of wing choices in a 36-card hand), so each chain
+is one candidate holding the chain's triples and, in ``wings``, every pair it may take its wings
+from (the legal commands turn it into a choice form: pick exactly ``count / 5`` of them).
 """
 
 from __future__ import annotations
@@ -30,8 +30,12 @@ FULL_LINE = 13  # a run of all 13 ranks; read with the ace high (see combination
 
 
 class Candidate(msgspec.Struct, frozen=True):
+    """A combination and its cards; for airplane+pairs ``cards`` are the chain's triples and
+    ``wings`` the pairs to choose its wings from (None for every other type)."""
+
     combination: Combination
     cards: tuple[str, ...]
+    wings: tuple[tuple[str, str], ...] | None = None
 
 
 _CARD_ORDER = {
@@ -157,6 +161,16 @@ def _multiples(by_rank: dict[str, list[str]], kind: Kind, per_rank: int) -> Iter
         yield Candidate(Combination(kind, len(cards), top), cards)
 
 
+def wing_pairs(by_rank: dict[str, list[str]], chain: Collection[str]) -> list[tuple[str, str]]:
+    """Every pair a chain may take a wing from: the held cards of each rank outside the chain,
+    two by two in display order (a rank of five cards gives two pairs)."""
+    pairs: list[tuple[str, str]] = []
+    for name, cards in by_rank.items():  # ascending singles order
+        if name not in chain:
+            pairs += [(cards[index], cards[index + 1]) for index in range(0, len(cards) - 1, 2)]
+    return pairs
+
+
 def _airplanes_with_pairs(by_rank: dict[str, list[str]], hand_size: int) -> Iterator[Candidate]:
     def available(position: int) -> bool:
         return len(by_rank.get(LINE[position], ())) >= 3
@@ -166,18 +180,9 @@ def _airplanes_with_pairs(by_rank: dict[str, list[str]], hand_size: int) -> Iter
         if 5 * triples > hand_size:
             continue
         chain = [LINE[p] for p in range(low, top + 1)]
-        wings: list[str] = []
-        needed = triples
-        for name, cards in by_rank.items():  # ascending singles order
-            if needed == 0:
-                break
-            if name in chain:
-                continue
-            take = min(len(cards) // 2, needed)
-            wings += cards[: 2 * take]
-            needed -= take
-        if needed:
+        wings = wing_pairs(by_rank, chain)
+        if len(wings) < triples:
             continue
         body = tuple(card for name in chain for card in by_rank[name][:3])
         combination = Combination("airplane_pairs", 5 * triples, top)
-        yield Candidate(combination, (*body, *wings))
+        yield Candidate(combination, body, tuple(wings))

@@ -1,17 +1,28 @@
 """Double Heartbeat (双倍心跳), RULES.md §2: a two-deck climbing game with bombs and alliances.
 
 Random stream labels: ``first-dealer`` (``choice`` over the seats 0..n-1) and ``deal/<hand>``
-(the shuffle of the canonical double deck). The shuffled deck is cut in seat order 0..n-1, the
-dealer's slice holding the ``k`` surplus cards (3p 36/34, 4p 26, 5p 24/20, 6p 19/17).
+(the shuffle of the canonical double deck). Judgement calls (named in
+docs/rules/double-heartbeat.md, each cited by a test):
 
-Leaving: a seat that leaves is skipped like a player who has gone out. It gets no place in the
-finishing order (no +10/+5, no −5), its unplayed cards are dead for the hand and it is dealt dead
-cards in later hands (the deal sizes stay those of the table). The hand ends as soon as at most
-one seated player holds cards; that player is last (−5). A play on the table still counts after
-its player leaves. Dealers rotate to the next seat still at the table. The match ends after
-``hands`` hands, or at the end of a hand once fewer than two players are seated; the winners are
-the highest totals among the seats still at the table (a seat that left forfeits), or among all
-seats if everybody left.
+- ``double-heartbeat/deal-cut``: the shuffled deck is cut in seat order 0..n-1, the dealer's
+  slice holding the ``k`` surplus cards (3p 36/34, 4p 26, 5p 24/20, 6p 19/17).
+- ``double-heartbeat/bury-first``: the dealer buries before leading, by a ``bury`` command of
+  0..k cards (``[]`` buries nothing); any held cards may be buried.
+- ``double-heartbeat/leaver-skipped``: a seat that leaves is skipped like a player who has gone
+  out. It gets no place in the finishing order (no +10/+5, no −5), its unplayed cards are dead
+  for the hand and it is dealt dead cards in later hands (the deal sizes stay those of the
+  table).
+- ``double-heartbeat/leaver-play-stands``: a play on the table still counts after its player
+  leaves; if it wins the trick, the lead passes on as from a player who went out.
+- ``double-heartbeat/leaver-ends-hand``: the hand ends as soon as at most one seat still at the
+  table holds cards; that player is last (−5).
+- ``double-heartbeat/dealer-leaves-bury``: a dealer who leaves before burying buries nothing.
+- ``double-heartbeat/dealer-skips-leavers``: dealers rotate to the next seat still at the table.
+- ``double-heartbeat/betrayal-ends-alliance-first``: a bomb on an ally records the broken
+  alliance before the play, so the bomb can never form a new alliance with that lead.
+- ``double-heartbeat/full-line-ace-high``: a run of all 13 ranks reads with the ace high.
+- ``double-heartbeat/one-representative``: the legal commands list one set of cards per
+  distinct combination (type, count, ranks); airplane+pairs come as one choice form per chain.
 """
 
 from __future__ import annotations
@@ -23,6 +34,7 @@ from typing import ClassVar
 import msgspec
 
 from domain.cards import check_card_code, double_deck, holds
+from domain.choices import Choice, choice
 from domain.commands import Command
 from domain.errors import RuleViolation, invalid
 from domain.events import Event, HandDealt, PlayerLeft, TrickWon
@@ -30,7 +42,7 @@ from domain.perspective import Perspective
 from domain.turns import rotation
 from domain.variant import Outcome, ScoreRow, Turn, Variant
 from domain.variants.double_heartbeat import table as tables
-from domain.variants.double_heartbeat.choices import card_order, representatives
+from domain.variants.double_heartbeat.choices import Candidate, card_order, representatives
 from domain.variants.double_heartbeat.combinations import (
     BOMB_KINDS,
     UNBEATABLE,
@@ -70,6 +82,7 @@ def fold(table: Table, events: Sequence[Event]) -> Table:
 class DoubleHeartbeat(Variant[DoubleHeartbeatTable, DoubleHeartbeatOptions]):
     id: ClassVar[str] = "double-heartbeat"
     name: ClassVar[str] = "Double Heartbeat"
+    native_name: ClassVar[str] = "双倍心跳"
     min_seats: ClassVar[int] = 3
     max_seats: ClassVar[int] = 6
     options_type: ClassVar[type[msgspec.Struct]] = DoubleHeartbeatOptions
@@ -217,7 +230,7 @@ class DoubleHeartbeat(Variant[DoubleHeartbeatTable, DoubleHeartbeatOptions]):
             points=tuple(points),
         )
         after = tables.evolve(table, settled)
-        if after.hand_number >= after.hands_to_play or len(after.seated()) < 2:
+        if after.hand_number >= after.hands_to_play:
             return [settled]
         dealer = next(
             seat
@@ -241,23 +254,23 @@ class DoubleHeartbeat(Variant[DoubleHeartbeatTable, DoubleHeartbeatOptions]):
 
     # --- what a seat may do -------------------------------------------------------------------
 
-    def legal_commands(self, table: Table, seat: int) -> list[Command]:
+    def legal_moves(self, table: Table, seat: int) -> list[Command | Choice]:
         hand = table.hands[seat]
         if table.phase == "bury":
             if seat != table.dealer or table.left[seat]:
                 return []
             lowest = sorted(hand, key=card_order)
             limit = surplus(table.seat_count)
-            return [BuryCards(cards=lowest[:count]) for count in range(limit + 1)]
+            return [choice(BuryCards(cards=[]), [(card,) for card in lowest], least=0, most=limit)]
         if table.phase != "play" or table.turn != seat:
             return []
         top = table.top
         if top is None:
-            return [_command(c.combination, c.cards) for c in representatives(hand)]
+            return [_move(c) for c in representatives(hand)]
         old = top.combination
         candidates = representatives(hand, {old.kind, *BOMB_KINDS})
         plays = [
-            _command(c.combination, c.cards)
+            _move(c)
             for c in candidates
             if (c.combination.is_bomb or c.combination.count == old.count)
             and refusal_of(table, seat, c.combination) is None
@@ -283,23 +296,28 @@ class DoubleHeartbeat(Variant[DoubleHeartbeatTable, DoubleHeartbeatOptions]):
     def score_rows(self, table: Table) -> Sequence[ScoreRow]:
         return table.score_rows()
 
-    def outcome(self, table: Table) -> Outcome | None:
-        if table.phase != "over":
+    def seated(self, table: Table) -> tuple[int, ...]:
+        return tuple(table.seated())
+
+    def result(self, table: Table) -> Outcome | None:
+        if table.phase != "over" or table.hand_number < table.hands_to_play:
             return None
         seated = table.seated()
-        if table.hand_number < table.hands_to_play and len(seated) >= 2:
-            return None
-        contenders = seated or list(range(table.seat_count))
-        best = max(table.totals[seat] for seat in contenders)
-        winners = tuple(seat for seat in contenders if table.totals[seat] == best)
+        best = max(table.totals[seat] for seat in seated)
+        winners = tuple(seat for seat in seated if table.totals[seat] == best)
         return Outcome(scores=table.totals, winners=winners)
 
     def public_table(self, table: Table, perspective: Perspective) -> msgspec.Struct:
         return public_view(table, perspective)
 
 
-def _command(combination: Combination, cards: tuple[str, ...]) -> Command:
-    return PlayCombination(cards=list(cards), combination=combination.kind)
+def _move(candidate: Candidate) -> Command | Choice:
+    """A candidate as a command, or, for airplane+pairs, as the choice of its wings."""
+    command = PlayCombination(cards=list(candidate.cards), combination=candidate.combination.kind)
+    if candidate.wings is None:
+        return command
+    pairs = candidate.combination.count // 5
+    return choice(command, candidate.wings, least=pairs, most=pairs)
 
 
 def _check_turn(table: Table, seat: int) -> None:

@@ -1,10 +1,19 @@
 """Heartbeat (心跳), RULES.md §1: three rounds of simultaneous secret choices under tempo cards.
 
-Leaving: a seat that leaves takes no further part. It is no longer awaited; a choice it had
-already made this round is void (never compared and never shown while the game runs: the full
-replay shows it once the game is over); its cards stay out of play; it keeps the chips it has
-won and still counts in the final ranking. The game goes on with the others, and ends when the
-third round is scored or every seat has left.
+Judgement calls (named in docs/rules/heartbeat.md, each cited by a test):
+
+- ``heartbeat/leaver-choice-void``: a seat that leaves takes no further part. It is no longer
+  awaited; a choice it had already made this round is void (never compared and never shown while
+  the game runs: the full replay shows it once the game is over); its cards stay out of play.
+- ``heartbeat/leaver-keeps-chips``: it keeps the chips it has won (the scoreboard shows them) but
+  never wins: the winners are the most chips among the seats still at the table.
+- ``heartbeat/timeout-pick-label``: a Pressure timeout picks from the seat's playable cards under
+  a label per round and seat, so the pick depends neither on when the expiry runs nor on who else
+  had chosen.
+- ``heartbeat/expiry-at-deadline``: an expiry takes effect at its deadline; the next round's
+  tempo card is flipped then, and a Pressure deadline it starts counts from there.
+- ``heartbeat/late-command-after-expiry``: a command that arrives once the deadline has passed is
+  decided after the timeout (the round closed, the next one begun), never refused for it.
 """
 
 from __future__ import annotations
@@ -16,6 +25,7 @@ from typing import ClassVar, Literal
 import msgspec
 
 from domain.cards import check_card_code, standard_deck
+from domain.choices import Choice
 from domain.commands import Command
 from domain.deadlines import check_in_time, deadline_after
 from domain.errors import RuleViolation
@@ -77,6 +87,7 @@ class HeartbeatView(msgspec.Struct, frozen=True, kw_only=True):
 class Heartbeat(Variant[HeartbeatTable, HeartbeatOptions]):
     id: ClassVar[str] = "heartbeat"
     name: ClassVar[str] = "Heartbeat"
+    native_name: ClassVar[str] = "心跳"
     min_seats: ClassVar[int] = 2
     max_seats: ClassVar[int] = 6
     options_type: ClassVar[type[msgspec.Struct]] = HeartbeatOptions
@@ -223,7 +234,7 @@ class Heartbeat(Variant[HeartbeatTable, HeartbeatOptions]):
     def evolve(self, table: HeartbeatTable, event: Event) -> HeartbeatTable:
         return table.evolve(event)
 
-    def legal_commands(self, table: HeartbeatTable, seat: int) -> list[Command]:
+    def legal_moves(self, table: HeartbeatTable, seat: int) -> list[Command | Choice]:
         if seat not in table.awaited():
             return []
         if table.revealing:
@@ -245,11 +256,15 @@ class Heartbeat(Variant[HeartbeatTable, HeartbeatOptions]):
     def score_rows(self, table: HeartbeatTable) -> Sequence[ScoreRow]:
         return [ScoreRow(label=f"round {r.round}", points=r.chips) for r in table.rounds]
 
-    def outcome(self, table: HeartbeatTable) -> Outcome | None:
+    def seated(self, table: HeartbeatTable) -> tuple[int, ...]:
+        return tuple(table.present())
+
+    def result(self, table: HeartbeatTable) -> Outcome | None:
         if not table.over:
             return None
-        best = max(table.chips)
-        winners = tuple(seat for seat, chips in enumerate(table.chips) if chips == best)
+        seated = table.present()
+        best = max(table.chips[seat] for seat in seated)
+        winners = tuple(seat for seat in seated if table.chips[seat] == best)
         return Outcome(scores=table.chips, winners=winners)
 
     def public_table(self, table: HeartbeatTable, perspective: Perspective) -> msgspec.Struct:

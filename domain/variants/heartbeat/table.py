@@ -115,7 +115,7 @@ class HeartbeatTable(msgspec.Struct, frozen=True, kw_only=True):
 
     @property
     def over(self) -> bool:
-        return self.dealt and (len(self.rounds) == ROUNDS or all(self.left))
+        return self.dealt and len(self.rounds) == ROUNDS
 
     def present(self) -> list[int]:
         return [seat for seat in range(self.seat_count) if not self.left[seat]]

@@ -146,8 +146,9 @@ class LastCardStood(Event, frozen=True, tag="LastCardStood"):
 class StalemateEnded(Event, frozen=True, tag="StalemateEnded"):
     """The game ended without a last card: the fewest cards among seats still in win.
 
-    ``reason``: ``vote`` (unanimous vote_end), ``cap`` (max_plays reached), ``blocked`` (nobody
-    still in holds a card to play) or ``abandoned`` (at most one seat is still in).
+    ``reason``: ``vote`` (unanimous vote_end), ``cap`` (max_plays reached) or ``blocked``
+    (nobody still in holds a card to play). (Logs from before forfeits were common to every
+    variant may also hold ``abandoned``: at most one seat was still in.)
     """
 
     reason: str

@@ -1,4 +1,28 @@
-"""One Up One Down (一上一下), RULES.md §5: face up, face down, bluff and challenge."""
+"""One Up One Down (一上一下), RULES.md §5: face up, face down, bluff and challenge.
+
+Judgement calls (named in docs/rules/one-up-one-down.md, each cited by a test):
+
+- ``one-up-one-down/first-player-fresh-deck``: each round of the high-card draw for the first
+  player shuffles a fresh 52-card deck of its own (label ``first-player/<round>``), so the draw
+  tells nothing about any hand; only the seats tied for the highest rank draw again.
+- ``one-up-one-down/new-round-target-3``: the target is 3 at the start and again whenever a pile
+  is collected, so the face-up card that opens a round is never below it.
+- ``one-up-one-down/one-card-per-rank``: suits never matter, so the legal commands list one card
+  of each rank held (with every declaration for a face-down play).
+- ``one-up-one-down/votes-reset-on-play``: a card played cancels the end votes given so far.
+- ``one-up-one-down/vote-needs-closed-window``: ``vote_end`` waits for an open challenge window
+  to close.
+- ``one-up-one-down/leaver-card-stands``: a face-down card whose player leaves while its window is
+  open stands as declared (nobody can make a seat that is gone take the pile).
+- ``one-up-one-down/leaver-answer-not-awaited``: a responder who leaves is no longer awaited; the
+  window closes at once if its outcome is then certain.
+- ``one-up-one-down/blocked-ends-like-stalemate``: if no seat still in holds a card to play, the
+  game ends as a stalemate does (fewest cards win).
+- ``one-up-one-down/cap-counts-card-plays``: ``max_plays`` counts cards played, face up or down.
+- ``one-up-one-down/late-answer-after-expiry``: an answer or play that arrives once the window's
+  deadline has passed is decided after the expiry (unanswered seats declined), never refused for
+  a deadline nobody had applied yet.
+"""
 
 from __future__ import annotations
 
@@ -9,6 +33,7 @@ from typing import ClassVar
 import msgspec
 
 from domain.cards import CLIMBING_ORDER, check_card_code, rank, standard_deck
+from domain.choices import Choice
 from domain.commands import Command
 from domain.deadlines import check_in_time, deadline_after
 from domain.errors import RuleViolation, invalid
@@ -68,6 +93,7 @@ def window_open() -> RuleViolation:
 class OneUpOneDown(Variant[OneUpOneDownTable, OneUpOneDownOptions]):
     id: ClassVar[str] = "one-up-one-down"
     name: ClassVar[str] = "One Up One Down"
+    native_name: ClassVar[str] = "一上一下"
     min_seats: ClassVar[int] = 2
     max_seats: ClassVar[int] = 4
     options_type: ClassVar[type[msgspec.Struct]] = OneUpOneDownOptions
@@ -152,7 +178,8 @@ class OneUpOneDown(Variant[OneUpOneDownTable, OneUpOneDownOptions]):
         events: list[Event] = [CardPlayed(seat=seat, card=card)]
         if below and table.stock:
             events.append(CardDrawn(seat=seat, card=turn.seal(seat, table.stock[0])))
-        elif len(table.hands[seat]) == 1 and not below:
+        elif len(table.hands[seat]) == 1:
+            # The last card stands: at or above the target, or below it with nothing to draw.
             events.append(LastCardStood(seat=seat))
         return events
 
@@ -230,13 +257,9 @@ class OneUpOneDown(Variant[OneUpOneDownTable, OneUpOneDownOptions]):
 
     def _settle(self, table: OneUpOneDownTable) -> list[Event]:
         """A stalemate ending once it is due (the fewest cards among seats still in win)."""
-        if not table.dealt or table.over:
+        if not table.dealt or table.over or table.window is not None:
             return []
-        if len(table.still_in()) <= 1:
-            reason = "abandoned"
-        elif table.window is not None:
-            return []
-        elif not table.stock and table.all_voted():
+        if not table.stock and table.all_voted():
             reason = "vote"
         elif table.plays >= table.options.max_plays:
             reason = "cap"
@@ -281,12 +304,12 @@ class OneUpOneDown(Variant[OneUpOneDownTable, OneUpOneDownOptions]):
 
     # --- reading ------------------------------------------------------------------------------
 
-    def legal_commands(self, table: OneUpOneDownTable, seat: int) -> list[Command]:
+    def legal_moves(self, table: OneUpOneDownTable, seat: int) -> list[Command | Choice]:
         if not table.dealt or table.over or table.left[seat]:
             return []
         if table.window is not None:
             return [Challenge(), Decline()] if seat in table.awaiting() else []
-        commands: list[Command] = []
+        commands: list[Command | Choice] = []
         if table.to_play() == seat:
             # Suits never matter: one card per rank stands for all the cards of that rank.
             cards = list({rank(card): card for card in reversed(table.hands[seat])}.values())
@@ -320,7 +343,10 @@ class OneUpOneDown(Variant[OneUpOneDownTable, OneUpOneDownOptions]):
     def score_rows(self, table: OneUpOneDownTable) -> Sequence[ScoreRow]:
         return [ScoreRow(label="result", points=self.scores(table))] if table.over else []
 
-    def outcome(self, table: OneUpOneDownTable) -> Outcome | None:
+    def seated(self, table: OneUpOneDownTable) -> tuple[int, ...]:
+        return table.still_in()
+
+    def result(self, table: OneUpOneDownTable) -> Outcome | None:
         if table.winners is None:
             return None
         return Outcome(scores=self.scores(table), winners=table.winners)
