@@ -29,8 +29,13 @@ class JoinGame(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=
 
 
 class VariantInfo(msgspec.Struct, frozen=True, kw_only=True):
+    """A variant the service hosts: ``name`` in English, ``native_name`` as the game calls
+    itself (心跳 for Heartbeat), ``rules_url`` its rules page on this service."""
+
     id: str
     name: str
+    native_name: str
+    rules_url: str
     min_players: int
     max_players: int
     commands: list[str]
@@ -69,6 +74,8 @@ def variant_catalog() -> list[VariantInfo]:
         VariantInfo(
             id=variant.id,
             name=variant.name,
+            native_name=variant.native_name,
+            rules_url=variant.rules_url,
             min_players=variant.min_seats,
             max_players=variant.max_seats,
             commands=sorted(tag_of_type(c) for c in (*COMMON_COMMANDS, *variant.commands)),

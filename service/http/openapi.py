@@ -80,10 +80,7 @@ def refine_openapi(app: Litestar) -> None:
         "anyOf": [{"$ref": REF.format(name=name)} for name in unions],
     }
     if "View" in components:
-        components["View"]["properties"]["legal_commands"] = {
-            "type": "array",
-            "items": {"$ref": REF.format(name="Command")},
-        }
+        _document_view(components)
     request_bodies = {name: named[name] for name in bodies}
     request_bodies["sendCommand"] = {"$ref": REF.format(name="Command")}
     for operation in _operations(paths):
@@ -98,6 +95,53 @@ def refine_openapi(app: Litestar) -> None:
             }
     _document_constraints(components, paths)
     _forbid_unknown_fields(components)
+
+
+CHOICE_DESCRIPTION = (
+    "A choice form: one entry of `legal_commands` standing for many commands. Take `command` and"
+    " append to its list `field` the cards of between `min` and `max` entries of `from` (each"
+    " entry at most once, in the order listed): every such body is a legal command, and no other"
+    " of that shape is. Picks giving the same cards are the same command (a double deck may list"
+    " an entry twice); `count` is the number of distinct commands. Used where listing them all"
+    " would swamp the view: a Cancellation Hearts pass, a Double Heartbeat bury, the wings of an"
+    " airplane with pairs."
+)
+VIEW_FIELDS = {
+    "legal_commands": "Every legal command for this seat: ready-to-send bodies (send one as it"
+    " is) and choice forms (`type: choice`), which stand for many bodies at once.",
+    "choice_forms": "The command types that `legal_commands` gives as choice forms right now"
+    " (empty: every entry is a ready-to-send body).",
+    "expiry_pending": "A deadline had passed when this view was made: it shows the game after"
+    " the expiry, which the server records shortly (`version` is still the stored one).",
+    "end_reason": "How the game ended: `complete`, `forfeit` (fewer than two seats were left) or"
+    " `cancelled`; null while it runs.",
+    "void": "A cancelled game: `scores` are the points as they stood; there are no winners.",
+}
+
+
+def _document_view(components: dict[str, Any]) -> None:
+    """The view's legal commands: plain bodies or choice forms; what its newer fields mean."""
+    properties = components["View"]["properties"]
+    properties["legal_commands"] = {
+        "type": "array",
+        "items": {
+            "anyOf": [{"$ref": REF.format(name="Command")}, {"$ref": REF.format(name="Choice")}]
+        },
+    }
+    for name, description in VIEW_FIELDS.items():
+        properties[name]["description"] = description
+    if "Choice" in components:
+        choice = components["Choice"]
+        choice["description"] = CHOICE_DESCRIPTION
+        # Not a Command: its `field` lacks the chosen cards (a pass template holds no card yet).
+        choice["properties"]["command"] = {
+            "description": "The command to complete: its `type` and every field but the chosen"
+            " cards; `field` holds the cards fixed in advance (often none).",
+            "type": "object",
+            "properties": {"type": {"type": "string"}},
+            "required": ["type"],
+            "additionalProperties": True,
+        }
 
 
 def _operations(paths: dict[str, Any]) -> list[dict[str, Any]]:
@@ -126,6 +170,7 @@ def _document_constraints(components: dict[str, Any], paths: dict[str, Any]) -> 
         ("listGames", "status"): {"enum": ["waiting", "active", "finished", "cancelled"]},
         ("listGames", "variant"): {"enum": variants},
         ("getLeaderboard", "variant"): {"enum": variants},
+        ("getRules", "variant"): {"enum": variants},
         ("replayGame", "perspective"): {"pattern": r"^(public|full|seat:[0-9]+)$"},
     }
     headers: dict[str, dict[str, Any]] = {
