@@ -12,9 +12,10 @@ legal command, and nothing else of that shape is. Two picks that give the same c
 deck holds every card twice, so ``from`` may list an entry twice) are the same command; ``count``
 is the number of distinct commands the form stands for.
 
-``body``/``count_of`` turn a form into concrete commands for drivers and bots: ``pick`` draws one
-command uniformly from a whole list of plain commands and forms together, so every legal command
-is equally likely and every legal move reachable.
+``command_at``/``commands_of`` turn a form into concrete commands; ``pick`` draws one command
+uniformly from a whole list of plain commands and forms together, so every legal command is
+equally likely and every legal move reachable; ``body`` does the same for one entry as a client
+receives it (JSON), for the HTTP bots.
 """
 
 from __future__ import annotations
