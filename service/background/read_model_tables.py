@@ -153,6 +153,17 @@ class Tables:
             cursor.execute(self._sql("SELECT position FROM {positions} WHERE name = {p}"), (MAIN,))
             return int(cursor.fetchone()["position"])
 
+    def row_counts(self) -> tuple[int, int]:
+        """How many game rows and leaderboard rows there are (what `project --rebuild` made)."""
+        query = (
+            "SELECT (SELECT COUNT(*) FROM {games}) AS games,"
+            " (SELECT COUNT(*) FROM {leaderboard}) AS leaderboard"
+        )
+        with self._reading() as cursor:
+            cursor.execute(self._sql(query))  # one statement: one snapshot
+            row = cursor.fetchone()
+        return int(row["games"]), int(row["leaderboard"])
+
     def running_deadlines(self) -> tuple[int, dict[UUID, datetime]]:
         query = (
             "SELECT p.position, g.game_id, g.deadline FROM {positions} p"

@@ -6,13 +6,18 @@ import argparse
 import asyncio
 import json
 import sys
+import threading
+import time
+from importlib import metadata
 from pathlib import Path
+from typing import TextIO
 
 import uvicorn
 
 from projections.audit import audit
 from service.application import Cardledger
 from service.background.projector import LeaderLock, ReadModelRunner
+from service.background.read_models import ReadModels
 from service.bundle import BundleError, read_bundle
 from service.http.app import create_app
 from service.http.openapi import openapi_json
@@ -74,7 +79,8 @@ def project(args: argparse.Namespace) -> int:
     )
     try:
         if args.rebuild:
-            print(f"rebuilt from position 0: {ledger.read_models.rebuild()} notifications applied")
+            target = ledger.store.recorder.max_notification_id() or 0
+            print(rebuild_with_progress(ledger.read_models, target, progress=sys.stderr))
         if args.once:
             print(f"caught up: {ledger.read_models.catch_up()} notifications applied")
             return 0
@@ -90,13 +96,51 @@ def project(args: argparse.Namespace) -> int:
     return 0
 
 
+def rebuild_with_progress(read_models: ReadModels, target: int, *, progress: TextIO) -> str:
+    """Rebuild the read models from position 0; on a terminal, show how far along the log it
+    is. Returns the summary: what was applied and made, and how long it took."""
+    started = time.perf_counter()
+    outcome: list[int | Exception] = []
+
+    def rebuild() -> None:
+        try:
+            outcome.append(read_models.rebuild())
+        except Exception as error:  # raised again below, in the caller's thread
+            outcome.append(error)
+
+    worker = threading.Thread(target=rebuild, daemon=True)
+    worker.start()
+    while worker.is_alive():
+        worker.join(timeout=0.5)
+        if worker.is_alive() and progress.isatty():
+            progress.write(f"\rrebuilding: notification {read_models.position()} of {target}")
+            progress.flush()
+    if progress.isatty():
+        progress.write("\r\033[K")  # the progress line gives way to the summary
+    applied = outcome[0]
+    if isinstance(applied, Exception):
+        raise applied
+    elapsed = time.perf_counter() - started
+    games, leaderboard_rows = read_models.tables.row_counts()
+    return (
+        f"rebuilt from position 0: {applied} notifications applied, {games} games,"
+        f" {leaderboard_rows} leaderboard rows, in {elapsed:.2f} s"
+    )
+
+
 def verify(args: argparse.Namespace) -> int:
-    """Audit a bundle offline: no server, no database. Exit 0 only if every check passes."""
+    """Audit a bundle offline: no server, no database. Exit 0 only if every check passes;
+    2, with one line saying why, if the file or a receipt cannot be read."""
     try:
-        game_id, events = read_bundle(Path(args.bundle).read_bytes())
+        data = Path(args.bundle).read_bytes()
+    except OSError as error:
+        print(f"verify: cannot read {args.bundle}: {error.strerror or error}", file=sys.stderr)
+        return 2
+    try:
         receipts = [parse_receipt(text) for text in args.receipt]
-    except (OSError, BundleError, ValueError) as error:
-        print(f"cannot verify: {error}", file=sys.stderr)
+        game_id, events = read_bundle(data)
+    except (BundleError, ValueError) as error:
+        print(f"verify: cannot verify {args.bundle}: {error}", file=sys.stderr)
         return 2
     report = audit(game_id, events, receipts)
     for check in report.checks:
@@ -161,10 +205,19 @@ def run_simulation(args: argparse.Namespace) -> int:
     return 0 if report.all_finished_and_valid(audited=not args.no_audit) else 1
 
 
+def installed_version() -> str:
+    """The version pip installed (the package metadata), not a copy kept in the source."""
+    try:
+        return metadata.version("cardledger")
+    except metadata.PackageNotFoundError:
+        return "unknown (not installed)"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="cardledger", description="Event-sourced card-game service"
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {installed_version()}")
     commands = parser.add_subparsers(dest="command", required=True)
 
     serve_cmd = commands.add_parser("serve", help="run the HTTP API")
@@ -178,7 +231,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     openapi_cmd = commands.add_parser("openapi", help="write the OpenAPI document")
     openapi_cmd.add_argument(
-        "--output", default="openapi/openapi.json", help="a file, or - for stdout"
+        "--output",
+        default="openapi/openapi.json",
+        metavar="FILE",
+        help="where to write it, or - for stdout (default: %(default)s)",
     )
     openapi_cmd.set_defaults(run=openapi)
 
@@ -186,18 +242,27 @@ def build_parser() -> argparse.ArgumentParser:
     migrate_cmd.set_defaults(run=migrate)
 
     project_cmd = commands.add_parser("project", help="run the read-model projector")
-    project_cmd.add_argument("--rebuild", action="store_true", help="start again from position 0")
-    project_cmd.add_argument("--once", action="store_true", help="catch up, then exit")
+    project_cmd.add_argument(
+        "--rebuild",
+        action="store_true",
+        help="forget the read models and follow the log again from position 0, then say what"
+        " was rebuilt",
+    )
+    project_cmd.add_argument(
+        "--once", action="store_true", help="catch up, then exit (default: keep following the log)"
+    )
     project_cmd.set_defaults(run=project)
 
     verify_cmd = commands.add_parser("verify", help="audit an exported bundle offline")
-    verify_cmd.add_argument("bundle", help="the file GET /games/{id}/export returned")
+    verify_cmd.add_argument(
+        "bundle", metavar="BUNDLE", help="the file GET /games/{id}/export returned"
+    )
     verify_cmd.add_argument(
         "--receipt",
         action="append",
         default=[],
         metavar="VERSION:HEAD",
-        help="a chain_head a command response gave you at VERSION (repeatable)",
+        help="a chain_head a response gave you at VERSION: the log must hold it (repeatable)",
     )
     verify_cmd.set_defaults(run=verify)
 
@@ -234,11 +299,17 @@ def build_parser() -> argparse.ArgumentParser:
     bench_cmd.add_argument(
         "--only",
         default=",".join(bench.SECTIONS),
-        help=f"comma-separated sections, of {', '.join(bench.SECTIONS)}",
+        metavar="SECTIONS",
+        help=f"comma-separated sections, of {', '.join(bench.SECTIONS)} (default: all)",
     )
-    bench_cmd.add_argument("--quick", action="store_true", help="short runs, for a smoke test")
     bench_cmd.add_argument(
-        "--output", default="", metavar="FILE", help="also write the table into FILE (markdown)"
+        "--quick", action="store_true", help="short runs, for a smoke test (default: full length)"
+    )
+    bench_cmd.add_argument(
+        "--output",
+        default="",
+        metavar="FILE",
+        help="also write the table into FILE, as markdown (default: print it only)",
     )
     bench_cmd.set_defaults(
         run=lambda args: bench.main(

@@ -1,0 +1,141 @@
+"""The command line's own promises: a version, help for every option, what a rebuild made, and
+one plain line (no traceback) when `verify` cannot read its file."""
+
+from __future__ import annotations
+
+import argparse
+import io
+import re
+import subprocess
+import sys
+import threading
+from importlib import metadata
+from pathlib import Path
+
+import pytest
+
+from service.application import Cardledger
+from service.settings import NO_LIMITS, Settings
+from service.tools.cli import build_parser, main, rebuild_with_progress
+from service.tools.local_games import play_to_end, seated
+
+OWNED = ("project", "verify", "openapi", "bench")  # serve, migrate, simulate: their own tests
+
+
+def subcommands() -> dict[str, argparse.ArgumentParser]:
+    parser = build_parser()
+    action = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    return dict(action.choices)
+
+
+def test_version_comes_from_the_installed_package(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(["--version"])
+    assert exit_.value.code == 0
+    assert capsys.readouterr().out == f"cardledger {metadata.version('cardledger')}\n"
+
+
+@pytest.mark.parametrize("name", OWNED)
+def test_every_option_says_what_it_does(name: str) -> None:
+    parser = subcommands()[name]
+    for action in parser._actions:
+        assert action.help, f"cardledger {name} {action.option_strings or action.dest}: no help"
+        if action.default not in (None, False, [], "", argparse.SUPPRESS):
+            assert "default" in action.help, f"cardledger {name} {action.dest}: say its default"
+    parser.format_help()  # every %(default)s in the texts expands
+
+
+def test_rebuild_says_what_it_rebuilt(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ledger = Cardledger(Settings(data_dir=tmp_path, limits=NO_LIMITS))
+    try:
+        finished, who = seated(ledger, 4)
+        play_to_end(ledger, finished, who)
+        seated(ledger, 3)  # running: a lobby row, no leaderboard rows yet
+        events = ledger.store.recorder.max_notification_id()
+    finally:
+        ledger.close()
+    monkeypatch.setenv("CARDLEDGER_DATA_DIR", str(tmp_path))
+    monkeypatch.delenv("CARDLEDGER_DATABASE_URL", raising=False)
+    assert main(["project", "--rebuild", "--once"]) == 0
+    summary = capsys.readouterr().out.splitlines()[0]
+    found = re.fullmatch(
+        r"rebuilt from position 0: (\d+) notifications applied, 2 games,"
+        r" 4 leaderboard rows, in \d+\.\d\d s",
+        summary,
+    )
+    assert found, summary
+    assert 0 < int(found[1]) <= (events or 0)  # game events only, not the players'
+
+
+class Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+class SlowReadModels:
+    """Stands in for ReadModels: a rebuild that takes a second, its position visible midway."""
+
+    def __init__(self) -> None:
+        self.done = threading.Event()
+        self.tables = self
+
+    def rebuild(self) -> int:
+        self.done.wait(1.2)
+        return 40
+
+    def position(self) -> int:
+        return 17
+
+    def row_counts(self) -> tuple[int, int]:
+        return 3, 5
+
+
+def test_rebuild_shows_progress_on_a_terminal_only() -> None:
+    terminal, pipe = Terminal(), io.StringIO()
+    summary = rebuild_with_progress(SlowReadModels(), 40, progress=terminal)  # type: ignore[arg-type]
+    assert "rebuilding: notification 17 of 40" in terminal.getvalue()
+    assert summary.startswith("rebuilt from position 0: 40 notifications applied, 3 games, 5 ")
+    models = SlowReadModels()
+    models.done.set()
+    rebuild_with_progress(models, 40, progress=pipe)  # type: ignore[arg-type]
+    assert pipe.getvalue() == ""
+
+
+def verify_output(*args: str) -> subprocess.CompletedProcess[str]:
+    command = [sys.executable, "-m", "service.tools.cli", "verify", *args]
+    return subprocess.run(command, capture_output=True, text=True, check=False, timeout=60)
+
+
+@pytest.mark.parametrize(
+    ("make", "reason"),
+    [
+        (lambda tmp: tmp / "missing.json", "No such file or directory"),
+        (lambda tmp: tmp, "Is a directory"),
+        (lambda tmp: write(tmp / "notes.txt", b"not json at all"), "not a cardledger bundle"),
+        (lambda tmp: write(tmp / "other.json", b'{"a": 1}'), "not a cardledger bundle"),
+    ],
+    ids=["missing", "directory", "not-json", "other-json"],
+)
+def test_verify_says_in_one_line_why_it_cannot_read_a_file(
+    tmp_path: Path, make: object, reason: str
+) -> None:
+    path = make(tmp_path)  # type: ignore[operator]
+    result = verify_output(str(path))
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert result.stderr.count("\n") == 1, result.stderr
+    assert result.stderr.startswith("verify: cannot ") and str(path) in result.stderr
+    assert reason in result.stderr
+
+
+def test_verify_refuses_a_malformed_receipt_in_one_line(tmp_path: Path) -> None:
+    result = verify_output(str(write(tmp_path / "b.json", b"{}")), "--receipt", "12:abc")
+    assert result.returncode == 2 and result.stderr.count("\n") == 1, result.stderr
+    assert "a receipt is VERSION:HEAD" in result.stderr
+
+
+def write(path: Path, data: bytes) -> Path:
+    path.write_bytes(data)
+    return path
