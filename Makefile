@@ -68,6 +68,19 @@ fuzz: $(INSTALLED) ## schemathesis against a real server: no request may get a 5
 	$(PY) -m pip install --quiet 'schemathesis>=4,<5'
 	$(PY) -m tests.fuzz
 
+.PHONY: lock
+# constraints.txt: exactly what `pip install .` needs, at the versions $(VENV) has (no dev tools).
+# A throwaway virtualenv installs the package under .venv's versions; its freeze is the lock.
+lock: $(INSTALLED) ## pin the runtime dependencies into constraints.txt (the image installs those)
+	@set -e; scratch=$$(mktemp -d); trap 'rm -rf "$$scratch"' EXIT; \
+	$(PY) -m pip freeze --exclude-editable > "$$scratch/current.txt"; \
+	$(PYTHON) -m venv "$$scratch/venv"; \
+	"$$scratch/venv/bin/pip" install --quiet --no-cache-dir -c "$$scratch/current.txt" .; \
+	{ echo "# The runtime dependencies, pinned: \`make lock\` writes this file (edit pyproject.toml,"; \
+	  echo "# then run it). docker/Dockerfile installs with \`pip install -c constraints.txt .\`."; \
+	  "$$scratch/venv/bin/pip" freeze --exclude cardledger; } > constraints.txt
+	@echo "constraints.txt: $$(grep -c '==' constraints.txt) runtime dependencies pinned"
+
 golden: $(INSTALLED) ## rewrite tests/golden/ from the scripted games (review the diff!)
 	$(PY) -m tests.golden
 

