@@ -292,18 +292,26 @@ class Cardledger(GameQueries):
         )
         principal = ADMIN if actor_id == "admin" else Principal(player_id=actor_id, name="")
         recorded = self.recorded(game_id, receipt.from_version, receipt.to_version)
-        return self._result(aggregate, recorded, viewer_perspective(aggregate.state, principal))
+        perspective = viewer_perspective(aggregate.state, principal)
+        then = recorded[-1].timestamp if recorded else None
+        return self._result(aggregate, recorded, perspective, then)
 
     def _result(
-        self, aggregate: GameAggregate, recorded: list[Recorded], perspective: Perspective
+        self,
+        aggregate: GameAggregate,
+        recorded: list[Recorded],
+        perspective: Perspective,
+        now: datetime | None = None,
     ) -> CommandResult:
-        """The answer to a command: the events it recorded and the view after them."""
+        """The answer to a command: the events it recorded and the view after them, as of
+        ``now`` (the moment of the answer; a replayed answer is as of the original's)."""
         return CommandResult(
             game_id=str(aggregate.id),
+            seat=perspective.seat,
             version=aggregate.version,
             chain_head=aggregate.chain_head,
             events=[event_out(event, perspective) for event in recorded],
-            view=self.view_of(aggregate, perspective),
+            view=self.view_of(aggregate, perspective, now),
         )
 
     @staticmethod

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from datetime import datetime
 from uuid import UUID
 
 from domain.aggregate import GameAggregate, Recorded
+from domain.deadlines import is_due
 from domain.perspective import FULL, Perspective
 from domain.variants import VARIANTS, variant_by_id
 from projections.audit import AuditReport, audit
@@ -27,11 +30,18 @@ from service.store.games import Games
 LOBBY_LIMIT = 500
 
 
+def expiry_due(aggregate: GameAggregate, now: datetime) -> bool:
+    """Whether the game's running deadline has passed without an event applying it."""
+    state = aggregate.state
+    return state.status == "active" and is_due(state.rules.deadline(state.table), now)
+
+
 class GameQueries:
     """Reads: each answers from the game as stored now (one query to bring this process's copy
     up to date) or from the materialized read models."""
 
     settings: Settings
+    clock: Callable[[], datetime]
     store: Store
     games: Games
     read_models: ReadModels
@@ -86,11 +96,13 @@ class GameQueries:
         perspective: str,
         start: int,
         limit: int,
+        to: int | None = None,
     ) -> ReplayPage:
-        """Frames from ``start`` on, at most ``limit``, as the perspective may see them."""
+        """Frames from ``start`` to ``to`` (the last event if None), at most ``limit`` of them,
+        as the perspective may see them."""
         aggregate = self.load(game_id)
         viewer = replay_perspective(aggregate.state, principal, perspective)
-        stop = min(aggregate.version, start + limit - 1)
+        stop = min(aggregate.version, start + limit - 1, to or aggregate.version)
         recorded = self.recorded(game_id, 0, stop)
         page = list(frames(recorded, viewer, start, stop))
         return ReplayPage(
@@ -124,16 +136,53 @@ class GameQueries:
             status=status, variant=variant, limit=min(limit, LOBBY_LIMIT), offset=offset
         )
 
-    def leaderboard(self, variant: str | None) -> list[Leaderboard]:
+    def leaderboard(
+        self, variant: str | None, *, limit: int | None = None, offset: int = 0
+    ) -> list[Leaderboard]:
+        """Each variant's ranked players (or one variant's), ``limit`` rows from ``offset``."""
         chosen = [variant_by_id(variant)] if variant is not None else list(VARIANTS.values())
         self._read_your_writes()
         return [
             Leaderboard(
                 variant=rules.id,
-                rows=self.read_models.leaderboard(rules.id, lower_wins=rules.lower_score_wins),
+                rows=self.read_models.leaderboard(
+                    rules.id, lower_wins=rules.lower_score_wins, limit=limit, offset=offset
+                ),
             )
             for rules in chosen
         ]
+
+    def games_of(
+        self, principal: Principal, *, status: str | None, limit: int, offset: int
+    ) -> list[LobbyEntry]:
+        """The games a player sits at (has ever sat at), newest first."""
+        if principal.player_id is None:
+            raise ApiError(403, "players_only", "the operator sits at no game")
+        self._read_your_writes()
+        return self.read_models.games_of(
+            principal.player_id, status=status, limit=limit, offset=offset
+        )
+
+    def freshness(
+        self, principal: Principal | None, game_id: UUID, perspective: str | None = None
+    ) -> tuple[Perspective, int, str, bool, bool]:
+        """What an answer about the game depends on: the perspective the caller gets (the
+        requested one, if allowed), the version and chain head, whether it is over, and
+        whether a deadline has passed that no event has applied yet (views count it)."""
+        aggregate = self.load(game_id)
+        state = aggregate.state
+        viewer = (
+            viewer_perspective(state, principal)
+            if perspective is None
+            else replay_perspective(state, principal, perspective)
+        )
+        return (
+            viewer,
+            aggregate.version,
+            aggregate.chain_head,
+            state.over,
+            expiry_due(aggregate, self.clock()),
+        )
 
     def _read_your_writes(self) -> None:
         """With in-process read models, answer only once they reflect every write committed
@@ -150,11 +199,15 @@ class GameQueries:
             return []
         return list(self.store.events.get(game_id, gt=after, lte=until))  # type: ignore[arg-type]
 
-    @staticmethod
-    def view_of(aggregate: GameAggregate, perspective: Perspective) -> View:
+    def view_of(
+        self, aggregate: GameAggregate, perspective: Perspective, now: datetime | None = None
+    ) -> View:
+        """The view as of now: a deadline that has passed counts as applied (the same expiry
+        a command sent now would be decided after), recorded or not."""
         return view(
             aggregate.state,
             version=aggregate.version,
             chain_head=aggregate.chain_head,
             perspective=perspective,
+            now=now or self.clock(),
         )

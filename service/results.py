@@ -21,6 +21,7 @@ class RegisteredPlayer(msgspec.Struct, frozen=True, kw_only=True):
 
 class CommandResult(msgspec.Struct, frozen=True, kw_only=True):
     game_id: str
+    seat: int | None  # the caller's seat (a join's answer says which it took)
     version: int
     chain_head: str
     events: list[EventOut]

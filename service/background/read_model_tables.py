@@ -19,7 +19,7 @@ from projections.lobby import LobbyEntry, Result
 from projections.scoreboard import Scoreboard
 from service.store.event_store import Store
 
-SCHEMA_VERSION = 2  # 2: each game's running deadline
+SCHEMA_VERSION = 3  # 2: each game's running deadline; 3: who sits at which game
 MAIN = "main"  # the position of the rows
 SCHEMA = "schema"  # the version of the rows' shape
 
@@ -47,6 +47,7 @@ class Tables:
             "positions": prefix + "readmodel_positions",
             "games": prefix + "readmodel_games",
             "leaderboard": prefix + "readmodel_leaderboard",
+            "seats": prefix + "readmodel_seats",
         }
         with store.schema_lock("readmodels"):
             store.transact(self._create)
@@ -71,12 +72,19 @@ class Tables:
         if found is None or int(found["position"]) != SCHEMA_VERSION:
             cursor.execute(self._sql("DROP TABLE IF EXISTS {games}"))
             cursor.execute(self._sql("DROP TABLE IF EXISTS {leaderboard}"))
+            cursor.execute(self._sql("DROP TABLE IF EXISTS {seats}"))
         cursor.execute(
             self._sql(
                 "CREATE TABLE IF NOT EXISTS {games} ("
                 "game_id TEXT PRIMARY KEY, variant TEXT NOT NULL, status TEXT NOT NULL,"
                 " created_at TEXT NOT NULL, deadline TEXT, entry TEXT NOT NULL,"
                 " scoreboard TEXT NOT NULL)"
+            )
+        )
+        cursor.execute(
+            self._sql(
+                "CREATE TABLE IF NOT EXISTS {seats} ("
+                "player_id TEXT NOT NULL, game_id TEXT NOT NULL, PRIMARY KEY (player_id, game_id))"
             )
         )
         cursor.execute(
@@ -125,6 +133,17 @@ class Tables:
             [msgspec.structs.astuple(row) for row in rows],
         )
 
+    def seat(self, cursor: Any, seats: list[tuple[str, str]]) -> None:
+        """(player_id, game_id) pairs: who sits at which game (a seat, once taken, stays)."""
+        if seats:
+            cursor.executemany(
+                self._sql(
+                    "INSERT INTO {seats} (player_id, game_id) VALUES ({p}, {p})"
+                    " ON CONFLICT (player_id, game_id) DO NOTHING"
+                ),
+                seats,
+            )
+
     def count(self, cursor: Any, results: list[Result]) -> None:
         """Each result adds a game, maybe a win, and its points to its player's row."""
         if not results:
@@ -144,6 +163,7 @@ class Tables:
     def clear(self, cursor: Any) -> None:
         cursor.execute(self._sql("DELETE FROM {games}"))
         cursor.execute(self._sql("DELETE FROM {leaderboard}"))
+        cursor.execute(self._sql("DELETE FROM {seats}"))
         cursor.execute(self._sql("UPDATE {positions} SET position = 0 WHERE name = {p}"), (MAIN,))
 
     # --- reads -----------------------------------------------------------------------------------
@@ -198,6 +218,24 @@ class Tables:
             rows = cursor.fetchall()
         return [msgspec.json.decode(row["entry"], type=LobbyEntry) for row in rows]
 
+    def games_of(
+        self, player_id: str, *, status: str | None, limit: int, offset: int
+    ) -> list[LobbyEntry]:
+        """A player's games, newest first (ties by game id), ``limit`` from ``offset``."""
+        where, params = "s.player_id = {p}", [player_id]
+        if status is not None:
+            where += " AND g.status = {p}"
+            params.append(status)
+        query = (
+            "SELECT g.entry FROM {seats} s JOIN {games} g ON g.game_id = s.game_id"
+            f" WHERE {where} ORDER BY g.created_at DESC, g.game_id DESC"
+            f" LIMIT {int(limit)} OFFSET {int(offset)}"
+        )
+        with self._reading() as cursor:
+            cursor.execute(self._sql(query), tuple(params))
+            rows = cursor.fetchall()
+        return [msgspec.json.decode(row["entry"], type=LobbyEntry) for row in rows]
+
     def scoreboard(self, game_id: UUID) -> Scoreboard | None:
         with self._reading() as cursor:
             cursor.execute(
@@ -206,12 +244,17 @@ class Tables:
             row = cursor.fetchone()
         return None if row is None else msgspec.json.decode(row["scoreboard"], type=Scoreboard)
 
-    def leaderboard(self, variant: str, *, lower_wins: bool) -> list[dict[str, Any]]:
+    def leaderboard(
+        self, variant: str, *, lower_wins: bool, limit: int | None = None
+    ) -> list[dict[str, Any]]:
+        """The best ``limit`` rows (all if None), best first."""
         points_order = "ASC" if lower_wins else "DESC"
         query = (
             "SELECT player_id, name, games, wins, points FROM {leaderboard} WHERE variant = {p}"
             f" ORDER BY wins DESC, points {points_order}, games ASC, player_id ASC"
         )
+        if limit is not None:
+            query += f" LIMIT {int(limit)}"
         with self._reading() as cursor:
             cursor.execute(self._sql(query), (variant,))
             return [dict(row) for row in cursor.fetchall()]

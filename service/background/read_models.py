@@ -87,12 +87,18 @@ class ReadModels:
         # Rows are made before the transaction: on PostgreSQL every reader of the log waits for
         # the oldest transaction in flight, so this one must be short.
         rows = [self._rows(aggregate) for aggregate in folded.values()]
+        seats = [
+            (seat.player_id, str(game_id))
+            for game_id, aggregate in folded.items()
+            for seat in aggregate.state.seats
+        ]
         counted = [result for game_id in finished for result in results(folded[game_id].state)]
 
         def write(cursor: Any) -> None:
             if not self.tables.move(cursor, position, batch[-1].id):
                 raise _Stale
             self.tables.write_games(cursor, rows)
+            self.tables.seat(cursor, seats)
             self.tables.count(cursor, counted)
 
         self.store.transact(write)
@@ -166,9 +172,18 @@ class ReadModels:
     def scoreboard(self, game_id: UUID) -> Scoreboard | None:
         return self.tables.scoreboard(game_id)
 
-    def leaderboard(self, variant: str, *, lower_wins: bool) -> list[LeaderboardRow]:
-        rows = self.tables.leaderboard(variant, lower_wins=lower_wins)
-        return rank(rows)
+    def games_of(
+        self, player_id: str, *, status: str | None, limit: int, offset: int
+    ) -> list[LobbyEntry]:
+        return self.tables.games_of(player_id, status=status, limit=limit, offset=offset)
+
+    def leaderboard(
+        self, variant: str, *, lower_wins: bool, limit: int | None = None, offset: int = 0
+    ) -> list[LeaderboardRow]:
+        """Ranked rows, ``limit`` from ``offset`` (ranks counted from the top, ties shared)."""
+        end = None if limit is None else offset + limit
+        rows = self.tables.leaderboard(variant, lower_wins=lower_wins, limit=end)
+        return rank(rows)[offset:end]
 
 
 def rank(rows: Sequence[dict[str, Any]]) -> list[LeaderboardRow]:

@@ -7,27 +7,55 @@ import secrets
 from concurrent.futures import ThreadPoolExecutor
 
 from litestar import Litestar
+from litestar.config.compression import CompressionConfig
+from litestar.config.cors import CORSConfig
 from litestar.datastructures import ResponseHeader, State
 from litestar.openapi import OpenAPIConfig
 
 from service.application import Cardledger
 from service.background.work import BackgroundWork
+from service.http.game_reads import GameReads
+from service.http.games import GameCommands
 from service.http.limits import StreamSlots, rate_limits
+from service.http.meta import MetaController
+from service.http.metrics import Metrics, measured
 from service.http.openapi import refine_openapi
 from service.http.pages import PageController, static_files
+from service.http.players import PlayerController
 from service.http.problems import EXCEPTION_HANDLERS
-from service.http.routes import GameController, MetaController, PlayerController
 from service.http.rules import RulesController
 from service.settings import Settings
 
 API_VERSION = "0.1.0"
 INSTANCE_HEADER = "Cardledger-Instance"
+STREAMS = r"^/games/[^/]+/stream$"  # compressing would hold events back until a block filled
+# Headers a browser client on another origin may send and read.
+CORS_REQUEST_HEADERS = ["Authorization", "Content-Type", "Idempotency-Key", "If-Match"]
+CORS_REQUEST_HEADERS += ["If-None-Match", "Last-Event-ID"]
+CORS_EXPOSED_HEADERS = ["ETag", "Retry-After", INSTANCE_HEADER, "RateLimit-Limit"]
+CORS_EXPOSED_HEADERS += ["RateLimit-Remaining", "RateLimit-Reset", "RateLimit-Policy"]
+
+
+def cors(settings: Settings) -> CORSConfig | None:
+    """Browsers on the listed origins may call the API (tokens travel in headers, never in
+    cookies, so no credentials are allowed)."""
+    if not settings.cors_origins:
+        return None
+    return CORSConfig(
+        allow_origins=settings.cors_origins.split(","),
+        allow_methods=["GET", "POST", "OPTIONS"],
+        allow_headers=CORS_REQUEST_HEADERS,
+        expose_headers=CORS_EXPOSED_HEADERS,
+        max_age=3600,
+    )
 
 
 def create_app(settings: Settings | None = None, ledger: Cardledger | None = None) -> Litestar:
     settings = settings or Settings.from_env()
     ledger = ledger or Cardledger(settings)
     background = BackgroundWork(ledger)
+    instance = secrets.token_hex(4)
+    metrics = Metrics(instance)
 
     def start() -> None:
         # Blocking store calls run in these threads, sized with the connection pool. Set here,
@@ -44,7 +72,8 @@ def create_app(settings: Settings | None = None, ledger: Cardledger | None = Non
     app = Litestar(
         route_handlers=[
             PlayerController,
-            GameController,
+            GameCommands,
+            GameReads,
             MetaController,
             PageController,
             RulesController,
@@ -52,18 +81,24 @@ def create_app(settings: Settings | None = None, ledger: Cardledger | None = Non
         ],
         exception_handlers=EXCEPTION_HANDLERS,
         request_max_body_size=settings.max_body_bytes,
-        middleware=rate_limits(settings.limits),
+        middleware=[lambda app: measured(app, metrics), *rate_limits(settings.limits)],
+        compression_config=CompressionConfig(
+            backend="gzip", minimum_size=1024, gzip_compress_level=6, exclude=STREAMS
+        ),
+        cors_config=cors(settings),
         openapi_config=OpenAPIConfig(title="cardledger", version=API_VERSION),
         response_headers=[
             ResponseHeader(
                 name=INSTANCE_HEADER,
-                value=secrets.token_hex(4),
+                value=instance,
                 description="Which server process answered (an opaque id per process)",
             )
         ],
         on_startup=[start],
         on_shutdown=[stop],
-        state=State({"ledger": ledger, "streams": StreamSlots(settings.limits)}),
+        state=State(
+            {"ledger": ledger, "streams": StreamSlots(settings.limits), "metrics": metrics}
+        ),
     )
     refine_openapi(app)
     return app

@@ -21,7 +21,7 @@ from service.auth import bearer_token
 from service.errors import ApiError
 from service.settings import Limits
 
-UNLIMITED = ["/health", "/ready", "/static"]  # probes and the viewer's files
+UNLIMITED = ["/health", "/ready", "/metrics", "/static"]  # probes, scrapes, the viewer's files
 
 
 def address(request: Request[Any, Any, Any]) -> str:

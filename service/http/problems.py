@@ -45,6 +45,9 @@ def problem(
     headers: dict[str, str] | None = None,
     **extra: Any,
 ) -> Response[Any]:
+    metrics = getattr(request.app.state, "metrics", None)
+    if metrics is not None:
+        metrics.problems(status=str(status), code=code).inc()
     body = {
         "type": f"urn:cardledger:problem:{code}",
         "title": HTTPStatus(status).phrase,

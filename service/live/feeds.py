@@ -12,6 +12,7 @@ import asyncio
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
+from datetime import datetime
 from uuid import UUID
 
 import msgspec
@@ -21,6 +22,7 @@ from domain.aggregate import GameAggregate, Recorded, project
 from domain.perspective import Perspective
 from projections.events import event_out
 from projections.views import view
+from service.queries import expiry_due
 from service.store.games import Games
 
 RECENT = 256  # events a feed keeps for streams that are a little behind
@@ -59,15 +61,21 @@ class Feed:
         key = ("event", event.originator_version, perspective)
         return self._render(key, lambda: event_out(event, perspective))
 
-    def view_json(self, aggregate: GameAggregate, perspective: Perspective) -> str:
+    def view_json(self, aggregate: GameAggregate, perspective: Perspective, now: datetime) -> str:
+        """The view as of ``now``; rendered once per perspective, except past an unapplied
+        deadline, where it depends on the time (rare, and brief: the watcher applies it)."""
+
         def make() -> object:
             return view(
                 aggregate.state,
                 version=aggregate.version,
                 chain_head=aggregate.chain_head,
                 perspective=perspective,
+                now=now,
             )
 
+        if expiry_due(aggregate, now):
+            return msgspec.json.encode(make()).decode()
         return self._render(("view", aggregate.version, perspective), make)
 
     def _render(self, key: tuple[str, int, Perspective], make: Callable[[], object]) -> str:
@@ -98,6 +106,10 @@ class Feeds:
         self._feeds: dict[UUID, Feed] = {}
         self._followers: dict[UUID, int] = {}
         self._lock = threading.Lock()
+
+    def followed(self) -> int:
+        """How many games someone follows here now."""
+        return len(self._feeds)
 
     def follow(self, aggregate: GameAggregate) -> tuple[Feed, asyncio.Event]:
         """Start following (from the event loop); ``aggregate`` is the game as just loaded."""

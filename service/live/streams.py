@@ -61,7 +61,7 @@ async def game_stream(
                     yield event_message(feed, event, perspective)
                 after = current.version
                 yield ServerSentEventMessage(
-                    event="view", data=feed.view_json(current, perspective)
+                    event="view", data=feed.view_json(current, perspective, ledger.clock())
                 )
                 last_sent = time.monotonic()
             if current.state.over and after >= current.version:

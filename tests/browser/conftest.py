@@ -28,7 +28,7 @@ LAUNCH_ARGS = [
 ]
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """One server for every browser test; each test makes its own games."""
     directory = tmp_path_factory.mktemp("viewer")
@@ -36,14 +36,16 @@ def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield url
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def http(base: str) -> Iterator[httpx.Client]:
     with httpx.Client(base_url=base, timeout=20) as client:
         yield client
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def browser() -> Iterator[Browser]:
+    """One chromium for the browser tests, gone when they are: Playwright's sync API keeps an
+    event loop running in the main thread, which would break later tests' asyncio.run()."""
     if not Path(CHROMIUM).exists():
         pytest.fail(f"{CHROMIUM} is missing: `make browser` installs Debian's chromium")
     fonts = shutil.which("fc-list")

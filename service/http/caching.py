@@ -1,0 +1,43 @@
+"""Validators and caching for a game's read answers.
+
+Every answer about one game is a function of its chain head (which names its whole history)
+and of who asks: its ETag is derived from those, so a client can revalidate with
+`If-None-Match` and get `304` without the body. Once the game is over its history can never
+grow and every perspective sees everything, so those answers are immutable and may be cached
+by anyone; while it runs they are private to the caller and must be revalidated.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from litestar import Request, Response
+
+IMMUTABLE = "public, max-age=31536000, immutable"
+REVALIDATE = "private, no-cache"
+
+
+class Validator:
+    def __init__(self, *parts: object, over: bool) -> None:
+        digest = hashlib.sha256("|".join(map(str, parts)).encode()).hexdigest()[:32]
+        self.etag = f'"{digest}"'
+        self.over = over
+
+    @property
+    def headers(self) -> dict[str, str]:
+        return {"ETag": self.etag, "Cache-Control": IMMUTABLE if self.over else REVALIDATE}
+
+    def matches(self, request: Request[Any, Any, Any]) -> bool:
+        """Whether the client already holds this answer (If-None-Match, weak or strong)."""
+        wanted = request.headers.get("If-None-Match")
+        if not wanted:
+            return False
+        tags = {tag.strip().removeprefix("W/") for tag in wanted.split(",")}
+        return "*" in tags or self.etag in tags
+
+    def answer(self, request: Request[Any, Any, Any], produce: Any) -> Response[Any]:
+        """``304`` if the client holds it, else ``produce()`` with the validator's headers."""
+        if self.matches(request):
+            return Response(content=b"", status_code=304, headers=self.headers)
+        return Response(content=produce(), headers=self.headers)

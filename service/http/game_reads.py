@@ -1,0 +1,195 @@
+"""Reads about one game: its summary, views, events, replays, audit, export, and its live
+stream. Each answer carries an ETag and says how long it may be cached."""
+
+from __future__ import annotations
+
+import weakref
+from typing import Annotated, Any
+from uuid import UUID
+
+from litestar import Controller, Request, Response, get
+from litestar.concurrency import sync_to_thread
+from litestar.datastructures import State
+from litestar.params import FromPath, HeaderParameter, QueryParameter
+from litestar.response import ServerSentEvent
+
+from projections.audit import AuditReport
+from projections.scoreboard import Scoreboard
+from projections.views import View
+from service.auth import Principal
+from service.bundle import Bundle
+from service.errors import ApiError
+from service.http.caching import Validator
+from service.http.callers import MAX_VERSION, caller, ledger, optional_caller
+from service.http.limits import StreamSlots
+from service.live.streams import game_stream
+from service.numbers import whole_number
+from service.results import EventPage, ReplayPage
+
+GAME_STATUSES = ("waiting", "active", "finished", "cancelled")
+MAX_PAGE = 500
+MAX_FRAMES = 200
+
+
+def checked_status(status: str | None) -> str | None:
+    if status is not None and status not in GAME_STATUSES:
+        raise ApiError(422, "invalid_status", f"status is one of {', '.join(GAME_STATUSES)}")
+    return status
+
+
+def validator(
+    request: Request[Any, Any, Any],
+    state: State,
+    game_id: UUID,
+    *extra: object,
+    perspective: str | None = None,
+) -> tuple[Principal | None, Validator]:
+    """Who asks, and the validator of the answer they get: the game's head, the perspective
+    they are entitled to (refused here as the answer itself would be), the query."""
+    who = caller(request, state, required=False)
+    viewer, version, head, over, due = ledger(state).freshness(who, game_id, perspective)
+    return who, Validator(version, head, viewer, due, request.url.path, *extra, over=over)
+
+
+class GameReads(Controller):
+    path = "/games"
+    tags = ["games"]
+
+    @get(
+        "/{game_id:uuid}",
+        operation_id="getGame",
+        summary="Public summary of a game",
+        sync_to_thread=True,
+    )
+    def summary(
+        self, request: Request[Any, Any, Any], state: State, game_id: FromPath[UUID]
+    ) -> Response[View]:
+        _, check = validator(request, state, game_id, perspective="public")
+        return check.answer(request, lambda: ledger(state).public_view(game_id))
+
+    @get(
+        "/{game_id:uuid}/view",
+        operation_id="getView",
+        summary="Your view of the game",
+        sync_to_thread=True,
+    )
+    def view(
+        self, request: Request[Any, Any, Any], state: State, game_id: FromPath[UUID]
+    ) -> Response[View]:
+        who, check = validator(request, state, game_id)
+        return check.answer(request, lambda: ledger(state).game_view(who, game_id))
+
+    @get(
+        "/{game_id:uuid}/events",
+        operation_id="listEvents",
+        summary="Events after a version, as you may see them",
+        sync_to_thread=True,
+    )
+    def events(
+        self,
+        request: Request[Any, Any, Any],
+        state: State,
+        game_id: FromPath[UUID],
+        after: Annotated[int, QueryParameter(ge=0, le=MAX_VERSION)] = 0,
+        limit: Annotated[int, QueryParameter(ge=1, le=MAX_PAGE)] = 100,
+    ) -> Response[EventPage]:
+        who, check = validator(request, state, game_id, after, limit)
+        return check.answer(
+            request, lambda: ledger(state).events(who, game_id, after=after, limit=limit)
+        )
+
+    @get(
+        "/{game_id:uuid}/scoreboard",
+        operation_id="getScoreboard",
+        summary="Scores per hand, totals and ranking",
+        sync_to_thread=True,
+    )
+    def scoreboard(self, state: State, game_id: FromPath[UUID]) -> Scoreboard:
+        return ledger(state).scoreboard(game_id)
+
+    @get(
+        "/{game_id:uuid}/stream",
+        operation_id="streamGame",
+        summary="Server-Sent Events: your view of each new event, live; resumable",
+    )
+    async def stream(
+        self,
+        request: Request[Any, Any, Any],
+        state: State,
+        game_id: FromPath[UUID],
+        ticket: Annotated[str | None, QueryParameter(required=False)] = None,
+        after: Annotated[int | None, QueryParameter(required=False, ge=0, le=MAX_VERSION)] = None,
+        last_event_id: Annotated[
+            str | None, HeaderParameter(name="Last-Event-ID", required=False)
+        ] = None,
+    ) -> ServerSentEvent:
+        app = ledger(state)
+        who: Principal | None
+        if ticket is not None:
+            who = await sync_to_thread(app.ticket_holder, ticket, game_id)
+        else:
+            who = await sync_to_thread(optional_caller, request, state)
+        await sync_to_thread(app.load, game_id)
+        resume = after or 0
+        if last_event_id is not None:
+            resumed = whole_number(last_event_id.strip())
+            if resumed is None:
+                raise ApiError(400, "invalid_last_event_id", "Last-Event-ID is an event version")
+            resume = resumed
+        slots: StreamSlots = state.streams
+        give_back = slots.take(request, who.player_id or "admin" if who else None)
+        stream = game_stream(app, who, game_id, resume, on_end=give_back)
+        weakref.finalize(stream, give_back)  # a stream that never started gives its slot back too
+        return ServerSentEvent(stream)
+
+    @get(
+        "/{game_id:uuid}/replay",
+        operation_id="replayGame",
+        summary="One frame per event (the event and the table after it) from a perspective",
+        sync_to_thread=True,
+    )
+    def replay(
+        self,
+        request: Request[Any, Any, Any],
+        state: State,
+        game_id: FromPath[UUID],
+        perspective: Annotated[str, QueryParameter()] = "public",
+        start: Annotated[int, QueryParameter(name="from", ge=1, le=MAX_VERSION)] = 1,
+        to: Annotated[int | None, QueryParameter(required=False, ge=1, le=MAX_VERSION)] = None,
+        limit: Annotated[int, QueryParameter(ge=1, le=MAX_FRAMES)] = 100,
+    ) -> Response[ReplayPage]:
+        if to is not None and to < start:
+            raise ApiError(422, "invalid_range", "to is a version at or after from")
+        who, check = validator(request, state, game_id, start, to, limit, perspective=perspective)
+        return check.answer(
+            request,
+            lambda: ledger(state).replay(
+                who, game_id, perspective=perspective, start=start, to=to, limit=limit
+            ),
+        )
+
+    @get(
+        "/{game_id:uuid}/audit",
+        operation_id="auditGame",
+        summary="Verification report: chain, seed, every decision re-run, scores",
+        sync_to_thread=True,
+    )
+    def audit(
+        self, request: Request[Any, Any, Any], state: State, game_id: FromPath[UUID]
+    ) -> Response[AuditReport]:
+        _, check = validator(request, state, game_id, perspective="public")
+        return check.answer(request, lambda: ledger(state).audit(game_id))
+
+    @get(
+        "/{game_id:uuid}/export",
+        operation_id="exportGame",
+        summary="The whole log as a bundle that `cardledger verify` checks offline",
+        sync_to_thread=True,
+    )
+    def export(
+        self, request: Request[Any, Any, Any], state: State, game_id: FromPath[UUID]
+    ) -> Response[Bundle]:
+        who, check = validator(request, state, game_id)
+        if not check.over:
+            return Response(ledger(state).export(who, game_id))  # the operator's: it will grow
+        return check.answer(request, lambda: ledger(state).export(who, game_id))

@@ -1,0 +1,86 @@
+"""Metrics to scrape at `GET /metrics` (Prometheus text format): requests by route and status,
+their latency, problems by code (refusals, limits, store failures), and what the process holds.
+
+Counts are per process, like the scraper expects of a target; `cardledger_process` names the
+process by its `Cardledger-Instance` id. Scrape each replica (compose's each have an address of
+their own); with `--workers N` behind one port, each scrape reaches one of the N.
+"""
+
+from __future__ import annotations
+
+import time
+
+from litestar.enums import ScopeType
+from litestar.types import ASGIApp, Message, Receive, Scope, Send
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+
+LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10)
+CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
+
+
+class Metrics:
+    def __init__(self, instance: str) -> None:
+        self.registry = CollectorRegistry()
+        Gauge(
+            "cardledger_process",
+            "This process (its Cardledger-Instance id)",
+            ["id"],
+            registry=self.registry,
+        ).labels(id=instance).set(1)
+        self.requests = Counter(
+            "cardledger_http_requests",
+            "HTTP requests answered, by route and status",
+            ["method", "route", "status"],
+            registry=self.registry,
+        ).labels
+        self.latency = Histogram(
+            "cardledger_http_request_seconds",
+            "Time from a request's arrival to its answer's start, by route",
+            ["method", "route"],
+            buckets=LATENCY_BUCKETS,
+            registry=self.registry,
+        ).labels
+        self.problems = Counter(
+            "cardledger_problems",
+            "Problem answers by stable code: rule refusals, bad input, limits, store failures",
+            ["status", "code"],
+            registry=self.registry,
+        ).labels
+        self.held = Gauge(
+            "cardledger_held",
+            "What this process holds now (games in memory, followed games)",
+            ["what"],
+            registry=self.registry,
+        ).labels
+
+    def text(self) -> bytes:
+        return generate_latest(self.registry)
+
+
+def route_of(scope: Scope) -> str:
+    """The route's template (`/games/{game_id}/commands`), never the raw path: one series per
+    route, not per game."""
+    return str(scope.get("path_template") or "unmatched")
+
+
+def measured(app: ASGIApp, metrics: Metrics) -> ASGIApp:
+    """ASGI middleware: counts and times every HTTP request (a stream until its answer starts)."""
+
+    async def middleware(scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != ScopeType.HTTP:
+            await app(scope, receive, send)
+            return
+        started = time.perf_counter()
+        status = [500]
+
+        async def sending(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                status[0] = message["status"]
+                method, route = str(scope.get("method", "")), route_of(scope)
+                metrics.latency(method=method, route=route).observe(time.perf_counter() - started)
+                metrics.requests(method=method, route=route, status=str(status[0])).inc()
+            await send(message)
+
+        await app(scope, receive, sending)
+
+    return middleware
