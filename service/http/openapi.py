@@ -1,17 +1,28 @@
-"""What litestar cannot infer: the request bodies we decode ourselves and the command unions."""
+"""What litestar cannot infer: the request bodies we decode ourselves, the variants' types,
+each operation's security and problems, and the constraints the service checks itself.
+
+Post-processes litestar's document once, after the app is built (``refine_openapi``); the
+pieces live beside it: ``openapi_variants`` (tables, options, commands, events),
+``openapi_errors`` (security, problem answers, cache validators) and ``openapi_codes`` (the
+refusals read from the source).
+"""
 
 from __future__ import annotations
 
-from typing import Any, Union
+from typing import Any
 
 import msgspec
 from litestar import Litestar
 from litestar._openapi.plugin import OpenAPIPlugin
 
-from domain.commands import COMMON_COMMANDS
 from domain.game import MAX_CLIENT_SEED
+from domain.variant import COMPLETE, FORFEIT
 from domain.variants import VARIANTS
 from service.http.bodies import CreateGame, CreatePlayer, JoinGame
+from service.http.game_reads import GAME_STATUSES
+from service.http.openapi_codes import code_index
+from service.http.openapi_errors import document_errors
+from service.http.openapi_variants import ref, split_by_variant, tag_constant, variant_schemas
 from service.players import MAX_NAME
 
 REF = "#/components/schemas/{name}"
@@ -41,52 +52,51 @@ PROBLEM_SCHEMA: dict[str, Any] = {
     },
     "required": ["type", "title", "status", "detail", "code"],
 }
-PROBLEM_RESPONSE: dict[str, Any] = {
-    "description": "The request was refused; nothing changed.",
-    "content": {"application/problem+json": {"schema": {"$ref": REF.format(name="Problem")}}},
+ENUMS: dict[str, Any] = {
+    "GameStatus": {"type": "string", "enum": list(GAME_STATUSES)},
+    "Perspective": {
+        "description": "`public`, `seat:N` (the seat's own secrets too) or `full` (everything).",
+        "anyOf": [
+            {"type": "string", "enum": ["public", "full"]},
+            {"type": "string", "pattern": "^seat:[0-9]+$"},
+        ],
+    },
+    "EndReason": {"type": "string", "enum": [COMPLETE, FORFEIT, "cancelled"]},
 }
-
-
-def _pascal(variant_id: str) -> str:
-    return "".join(part.capitalize() for part in variant_id.split("-"))
-
-
-def command_unions() -> dict[str, Any]:
-    """One discriminated union per variant, each named ``<Variant>Command``."""
-    return {
-        f"{_pascal(variant.id)}Command": Union[(*COMMON_COMMANDS, *variant.commands)]
-        for variant in VARIANTS.values()
-    }
+# Where each enum goes: (component, property) and (operation, query parameter).
+ENUM_PROPERTIES = {
+    ("View", "status"): "GameStatus",
+    ("LobbyEntry", "status"): "GameStatus",
+    ("Scoreboard", "status"): "GameStatus",
+    ("ReplayPage", "perspective"): "Perspective",
+}
+NULLABLE_ENUM_PROPERTIES = {
+    ("View", "end_reason"): "EndReason",
+    ("LobbyEntry", "end_reason"): "EndReason",
+    ("Scoreboard", "end_reason"): "EndReason",
+}
+ENUM_PARAMETERS = {
+    ("listGames", "status"): "GameStatus",
+    ("listMyGames", "status"): "GameStatus",
+    ("replayGame", "perspective"): "Perspective",
+}
 
 
 def refine_openapi(app: Litestar) -> None:
     schema = app.plugins.get(OpenAPIPlugin).provide_openapi_schema()
     components = schema.setdefault("components", {}).setdefault("schemas", {})
     paths = schema.get("paths", {})
-    unions = command_unions()
     bodies = {"registerPlayer": CreatePlayer, "createGame": CreateGame, "joinGame": JoinGame}
-    types = [*bodies.values(), *unions.values()]
-    (generated, defs) = msgspec.json.schema_components(types, ref_template=REF)
+    (generated, defs) = msgspec.json.schema_components(list(bodies.values()), ref_template=REF)
     components.update(defs)
-    named = dict(zip([*bodies, *unions], generated, strict=True))
-    for name in unions:
-        union = dict(named[name])
-        union["oneOf"] = union.pop("anyOf")  # within a variant the tags are exclusive
-        components[name] = union
+    variant_schemas(components)
     components["Problem"] = PROBLEM_SCHEMA
-    components["Command"] = {
-        "description": "A command; which ones a game accepts depends on its variant.",
-        # anyOf: the common commands (vote_cancel, leave) belong to every variant's union.
-        "anyOf": [{"$ref": REF.format(name=name)} for name in unions],
-    }
+    components.update(ENUMS)
     if "View" in components:
         _document_view(components)
-    request_bodies = {name: named[name] for name in bodies}
-    request_bodies["sendCommand"] = {"$ref": REF.format(name="Command")}
+    request_bodies = dict(zip(bodies, generated, strict=True))
+    request_bodies["sendCommand"] = ref("Command")
     for operation in _operations(paths):
-        responses = operation.setdefault("responses", {})
-        responses.pop("400", None)
-        responses["4XX"] = PROBLEM_RESPONSE
         body_schema = request_bodies.get(str(operation.get("operationId")))
         if body_schema is not None:
             operation["requestBody"] = {
@@ -94,7 +104,11 @@ def refine_openapi(app: Litestar) -> None:
                 "content": {"application/json": {"schema": body_schema}},
             }
     _document_constraints(components, paths)
+    _document_enums(components, paths)
     _forbid_unknown_fields(components)
+    split_by_variant(components)
+    _game_ids_are_uuids(schema)
+    document_errors(schema, app, code_index())
 
 
 CHOICE_DESCRIPTION = (
@@ -124,15 +138,14 @@ def _document_view(components: dict[str, Any]) -> None:
     properties = components["View"]["properties"]
     properties["legal_commands"] = {
         "type": "array",
-        "items": {
-            "anyOf": [{"$ref": REF.format(name="Command")}, {"$ref": REF.format(name="Choice")}]
-        },
+        "items": {"oneOf": [ref("Command"), ref("Choice")]},  # a choice is `type: choice`
     }
     for name, description in VIEW_FIELDS.items():
         properties[name]["description"] = description
     if "Choice" in components:
         choice = components["Choice"]
         choice["description"] = CHOICE_DESCRIPTION
+        tag_constant(choice)
         # Not a Command: its `field` lacks the chosen cards (a pass template holds no card yet).
         choice["properties"]["command"] = {
             "description": "The command to complete: its `type` and every field but the chosen"
@@ -167,11 +180,9 @@ def _document_constraints(components: dict[str, Any], paths: dict[str, Any]) -> 
         if "cards" in properties and properties["cards"].get("type") == "array":
             properties["cards"]["items"]["pattern"] = CARD_PATTERN
     parameters: dict[tuple[str, str], dict[str, Any]] = {
-        ("listGames", "status"): {"enum": ["waiting", "active", "finished", "cancelled"]},
         ("listGames", "variant"): {"enum": variants},
         ("getLeaderboard", "variant"): {"enum": variants},
         ("getRules", "variant"): {"enum": variants},
-        ("replayGame", "perspective"): {"pattern": r"^(public|full|seat:[0-9]+)$"},
     }
     headers: dict[str, dict[str, Any]] = {
         "Idempotency-Key": {"minLength": 1, "maxLength": 128},
@@ -186,6 +197,33 @@ def _document_constraints(components: dict[str, Any], paths: dict[str, Any]) -> 
                 parameter["schema"] = {"type": "string", **extra}
         if operation.get("operationId") == "streamGame":
             operation["responses"]["200"]["content"] = {"text/event-stream": {"schema": SSE_EVENT}}
+
+
+def _document_enums(components: dict[str, Any], paths: dict[str, Any]) -> None:
+    for (component, name), enum in ENUM_PROPERTIES.items():
+        components[component]["properties"][name] = ref(enum)
+    for (component, name), enum in NULLABLE_ENUM_PROPERTIES.items():
+        properties = components[component]["properties"]
+        properties[name] = {**properties[name], "oneOf": [ref(enum), {"type": "null"}]}
+        properties[name].pop("anyOf", None)
+    for operation in _operations(paths):
+        for parameter in operation.get("parameters", []):
+            key = (str(operation.get("operationId")), str(parameter["name"]))
+            if key in ENUM_PARAMETERS:
+                parameter["schema"] = ref(ENUM_PARAMETERS[key])
+
+
+def _game_ids_are_uuids(value: Any) -> None:
+    """Every ``game_id`` (and the game of an event) is a UUID, as in the paths."""
+    if isinstance(value, dict):
+        game_id = value.get("properties", {}).get("game_id")
+        if isinstance(game_id, dict) and game_id.get("type") == "string":
+            game_id["format"] = "uuid"
+        for item in value.values():
+            _game_ids_are_uuids(item)
+    elif isinstance(value, list):
+        for item in value:
+            _game_ids_are_uuids(item)
 
 
 def _forbid_unknown_fields(components: dict[str, Any]) -> None:

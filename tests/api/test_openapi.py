@@ -2,14 +2,27 @@
 
 from __future__ import annotations
 
+import ast
 import json
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
+import pytest
+from litestar.testing import TestClient
+
+from domain.variants import VARIANTS
+from service.application import Cardledger
 from service.http.app import create_app
 from service.http.openapi import openapi_json
-from service.settings import Settings
+from service.http.openapi_variants import tag_of_type
+from service.http.problems import HTTP_CODES
+from service.settings import NO_LIMITS, Settings
+from service.store.mapper import GAME_EVENT_TYPES
+from tests.client import Api
 
-COMMITTED = Path(__file__).resolve().parents[2] / "openapi" / "openapi.json"
+ROOT = Path(__file__).resolve().parents[2]
+COMMITTED = ROOT / "openapi" / "openapi.json"
 
 
 def generated() -> bytes:
@@ -23,27 +36,223 @@ def test_committed_document_matches_the_app() -> None:
 
 
 def test_commands_are_a_discriminated_union_of_closed_objects() -> None:
-    document = json.loads(generated())
-    schemas = document["components"]["schemas"]
+    schemas = document()["components"]["schemas"]
     union = schemas["OpenHandCommand"]
     assert union["discriminator"]["propertyName"] == "type"
     assert set(union["discriminator"]["mapping"]) == {"play", "vote_cancel", "leave"}
     for ref in union["oneOf"]:
-        target = schemas[ref["$ref"].rsplit("/", 1)[1]]
+        target = schemas[name_of(ref)]
         assert target["additionalProperties"] is False
-    body = document["paths"]["/games/{game_id}/commands"]["post"]["requestBody"]
-    assert body["content"]["application/json"]["schema"] == {"$ref": "#/components/schemas/Command"}
-    for name in ("CreateGame", "CreatePlayer", "JoinGame"):
+        assert target["properties"]["type"]["const"] in union["discriminator"]["mapping"]
+    body = operation("sendCommand")["requestBody"]
+    assert body["content"]["application/json"]["schema"] == {"$ref": REF + "Command"}
+    every = schemas["Command"]["discriminator"]["mapping"]
+    tags = {tag_of_type(kind) for v in VARIANTS.values() for kind in v.commands}
+    assert set(every) == tags | {"vote_cancel", "leave"}
+    assert name_of({"$ref": every["play"]}) == "PlayCommand"  # one card, or a combination
+    for name in ("CreatePlayer", "JoinGame", *members(schemas, "CreateGame").values()):
         assert schemas[name]["additionalProperties"] is False
 
 
-def test_every_operation_is_named_and_documents_problems() -> None:
-    document = json.loads(generated())
-    operations = [
-        op for item in document["paths"].values() for op in item.values() if isinstance(op, dict)
-    ]
+def test_every_operation_is_named_and_documents_its_problems() -> None:
+    operations = list(every_operation())
     assert len({op["operationId"] for op in operations}) == len(operations) >= 12
-    for operation in operations:
-        assert operation["summary"]
-        problem = operation["responses"]["4XX"]["content"]["application/problem+json"]
-        assert problem["schema"] == {"$ref": "#/components/schemas/Problem"}
+    for operation_ in operations:
+        assert operation_["summary"]
+        assert "4XX" not in operation_["responses"]
+        for status, response in operation_["responses"].items():
+            if status.startswith(("4", "5")):
+                schema = response["content"]["application/problem+json"]["schema"]
+                assert schema["allOf"] == [{"$ref": REF + "Problem"}]
+                assert set(schema["properties"]["code"]["enum"]) <= set(problem_codes())
+    assert set(operation("sendCommand")["responses"]) >= {
+        "200", "400", "401", "403", "404", "409", "412", "413", "422", "429", "503",
+    }  # fmt: skip
+    assert "not_your_turn" in codes("sendCommand", 409)
+    assert "card_not_in_hand" in codes("sendCommand", 409)
+    assert codes("getRules", 404) == {"variant_not_found"}
+    assert set(operation("health")["responses"]) == {"200"}  # no store, no limit, no refusal
+    assert set(operation("ready")["responses"]) == {"200", "503"}  # a probe: never limited
+    for read in ("getGame", "getView", "listEvents", "replayGame", "auditGame", "exportGame"):
+        assert "304" in operation(read)["responses"]
+        assert "If-None-Match" in {p["name"] for p in operation(read)["parameters"]}
+
+
+# --- the codes: every one the source can raise is listed ---------------------------------------
+
+PASSED_ALONG = {  # where a code arrives as a variable: the constructors and the problem writer
+    ("domain/errors.py", "RuleViolation"),
+    ("service/http/problems.py", "problem"),
+}
+CONSTRUCTORS = {"RuleViolation", "invalid", "forbidden", "ApiError", "not_found", "problem"}
+CODE_ARGUMENT = {"ApiError": 1, "problem": 2}  # the others take the code first
+
+
+def raised_codes() -> Iterator[tuple[str, str | None, str]]:
+    """(file, literal code or None, callee) of every refusal built anywhere in the source."""
+    for package in ("domain", "service", "projections"):
+        for path in sorted((ROOT / package).rglob("*.py")):
+            relative = str(path.relative_to(ROOT))
+            for node in ast.walk(ast.parse(path.read_text())):
+                if not isinstance(node, ast.Call):
+                    continue
+                func = node.func
+                name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)
+                if name not in CONSTRUCTORS or not node.args:
+                    continue
+                index = CODE_ARGUMENT.get(name, 0)
+                argument = node.args[index] if len(node.args) > index else None
+                code = argument.value if isinstance(argument, ast.Constant) else None
+                if name == "not_found" and isinstance(code, str):
+                    code = f"{code}_not_found"
+                yield relative, code if isinstance(code, str) else None, name
+
+
+def test_every_code_the_source_raises_is_a_problem_code() -> None:
+    listed = set(problem_codes())
+    found = list(raised_codes())
+    assert len(found) > 80
+    for path, code, callee in found:
+        if code is None:
+            assert (path, callee) in PASSED_ALONG or path.endswith("errors.py"), (path, callee)
+        else:
+            assert code in listed, f"{path} raises {code!r}, which ProblemCode does not list"
+    assert {"unauthorized", "store_unavailable", "invalid_parameter"} <= listed
+    assert set(HTTP_CODES.values()) <= listed  # the framework's own refusals
+
+
+# --- what a real server answers is what the document says ------------------------------------
+
+
+@pytest.fixture(scope="module")
+def api(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Api]:
+    settings = Settings(data_dir=tmp_path_factory.mktemp("openapi"), limits=NO_LIMITS)
+    ledger = Cardledger(settings)
+    with TestClient(create_app(settings, ledger)) as client:
+        yield Api(client, ledger)
+
+
+def documented(operation_id: str, response: Any) -> None:
+    status = response.status_code
+    assert str(status) in operation(operation_id)["responses"], (operation_id, response.text)
+    if status >= 400:
+        assert response.json()["code"] in codes(operation_id, status), (operation_id, response.text)
+
+
+def test_refusals_are_documented_for_their_operation(api: Api) -> None:
+    client = api.client
+    game = api.started(4)
+    waiting = next(seat for seat in range(4) if seat not in api.view(game)["to_act"])
+    card = api.view(game, waiting)["hand"][0]
+    unknown = "00000000-0000-4000-8000-000000000000"
+    answers = {
+        "sendCommand": [
+            api.command(game, waiting, {"type": "play", "card": card}),
+            api.command(game, waiting, {"type": "play", "card": "XX"}),
+            api.command(game, waiting, {"type": "vote_cancel"}, **{"If-Match": "1"}),
+            client.post(f"/games/{game}/commands", content=b"{", headers=api.auth(0)),
+            client.post(f"/games/{unknown}/commands", json={"type": "leave"}, headers=api.auth(0)),
+            client.post(f"/games/{game}/commands", json={"type": "leave"}),
+        ],
+        "joinGame": [client.post(f"/games/{game}/join", headers=api.auth(1))],
+        "createGame": [
+            client.post("/games", json={"variant": "open-hand", "seats": 1}, headers=api.auth(0))
+        ],
+        "registerPlayer": [client.post("/players", content=b'{"name":"' + b"x" * 20000 + b'"}')],
+        "getGame": [client.get(f"/games/{unknown}"), client.get("/games/not-a-game")],
+        "replayGame": [
+            client.get(f"/games/{game}/replay?perspective=full"),
+            client.get(f"/games/{game}/replay?perspective=seat:9"),
+        ],
+        "listGames": [client.get("/games?limit=0"), client.get("/games?status=over")],
+        "exportGame": [client.get(f"/games/{game}/export")],
+        "getView": [client.get(f"/games/{game}/view", headers={"Authorization": "Bearer nope"})],
+    }
+    for operation_id, responses in answers.items():
+        for response in responses:
+            assert response.status_code >= 400, (operation_id, response.text)
+            documented(operation_id, response)
+
+
+def test_a_token_is_required_exactly_where_the_document_says(api: Api) -> None:
+    game = api.started(4)
+    for path, item in document()["paths"].items():
+        for method, operation_ in item.items():
+            if operation_["operationId"] in ("streamGame", "ready"):
+                continue  # a live stream never ends; readiness is its own test
+            url = path.replace("{game_id}", game).replace("{variant}", "open-hand")
+            answer = api.client.request(method.upper(), url, json={})
+            required = operation_.get("security") == [{"bearer": []}]
+            assert (answer.status_code == 401) == required, (method, path, answer.text)
+            if not required:
+                documented(operation_["operationId"], answer)
+
+
+def test_statuses_perspectives_options_tables_and_game_ids_are_typed() -> None:
+    schemas = document()["components"]["schemas"]
+    assert schemas["GameStatus"]["enum"] == ["waiting", "active", "finished", "cancelled"]
+    perspective = [
+        option.get("enum") or option.get("pattern") for option in schemas["Perspective"]["anyOf"]
+    ]
+    assert perspective == [["public", "full"], "^seat:[0-9]+$"]
+    assert schemas["Problem"]["properties"]["code"] == {"$ref": REF + "ProblemCode"}
+    assert set(document()["components"]["securitySchemes"]) == {"bearer", "streamTicket"}
+    views = members(schemas, "View")
+    assert len(views) == len(VARIANTS)
+    for variant, name in views.items():
+        view = schemas[name]["properties"]
+        assert view["variant"]["const"] == variant
+        assert view["status"] == {"$ref": REF + "GameStatus"}
+        table = name_of(view["table"]["oneOf"][0])
+        assert table.endswith("Table") and schemas[table]["properties"]
+        assert name_of(view["options"]) == VARIANTS[variant].options_type.__name__
+        assert view["game_id"] == {"type": "string", "format": "uuid"}
+    payload = schemas["EventOut"]["properties"]["payload"]
+    events = schemas[name_of(payload)]["discriminator"]["mapping"]
+    assert set(events) == {tag_of_type(kind) for kind in GAME_EVENT_TYPES.values()}
+    for name in ("CommandResult", "OpenHandLobbyEntry", "EventPage", "ReplayPage", "Bundle"):
+        assert schemas[name]["properties"]["game_id"]["format"] == "uuid"
+    creations = members(schemas, "CreateGame")
+    for variant, name in creations.items():
+        seats = schemas[name]["properties"]["seats"]
+        assert (seats["minimum"], seats["maximum"]) == (
+            VARIANTS[variant].min_seats,
+            VARIANTS[variant].max_seats,
+        )
+
+
+# --- helpers ------------------------------------------------------------------------------------
+
+REF = "#/components/schemas/"
+
+
+def document() -> dict[str, Any]:
+    return dict(json.loads(COMMITTED.read_text()))
+
+
+def every_operation() -> Iterator[dict[str, Any]]:
+    for item in document()["paths"].values():
+        yield from (op for op in item.values() if isinstance(op, dict))
+
+
+def operation(operation_id: str) -> dict[str, Any]:
+    return next(op for op in every_operation() if op["operationId"] == operation_id)
+
+
+def codes(operation_id: str, status: int) -> set[str]:
+    response = operation(operation_id)["responses"][str(status)]
+    schema = response["content"]["application/problem+json"]["schema"]
+    return set(schema["properties"]["code"]["enum"])
+
+
+def problem_codes() -> list[str]:
+    return list(document()["components"]["schemas"]["ProblemCode"]["enum"])
+
+
+def name_of(ref: dict[str, str]) -> str:
+    return ref["$ref"].rsplit("/", 1)[1]
+
+
+def members(schemas: dict[str, Any], union: str) -> dict[str, str]:
+    mapping = schemas[union]["discriminator"]["mapping"]
+    return {tag: target.rsplit("/", 1)[1] for tag, target in mapping.items()}
