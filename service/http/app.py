@@ -19,7 +19,7 @@ from service.http.games import GameCommands
 from service.http.limits import StreamSlots, rate_limits
 from service.http.meta import MetaController
 from service.http.metrics import Metrics, measured
-from service.http.openapi import refine_openapi
+from service.http.openapi.document import refine_openapi
 from service.http.pages import PageController, static_files
 from service.http.players import PlayerController
 from service.http.problems import EXCEPTION_HANDLERS

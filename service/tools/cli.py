@@ -20,7 +20,7 @@ from service.background.projector import LeaderLock, ReadModelRunner
 from service.background.read_models import ReadModels
 from service.bundle import BundleError, read_bundle
 from service.http.app import create_app
-from service.http.openapi import openapi_json
+from service.http.openapi.document import openapi_json
 from service.http.protocol import TimedHttpToolsProtocol
 from service.live.listener import PostgresListener
 from service.numbers import whole_number

@@ -14,8 +14,8 @@ from litestar.testing import TestClient
 from domain.variants import VARIANTS
 from service.application import Cardledger
 from service.http.app import create_app
-from service.http.openapi import openapi_json
-from service.http.openapi_variants import tag_of_type
+from service.http.openapi.document import openapi_json
+from service.http.openapi.variants import tag_of_type
 from service.http.problems import HTTP_CODES
 from service.settings import NO_LIMITS, Settings
 from service.store.mapper import GAME_EVENT_TYPES

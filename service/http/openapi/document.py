@@ -2,8 +2,8 @@
 each operation's security and problems, and the constraints the service checks itself.
 
 Post-processes litestar's document once, after the app is built (``refine_openapi``); the
-pieces live beside it: ``openapi_variants`` (tables, options, commands, events),
-``openapi_errors`` (security, problem answers, cache validators) and ``openapi_codes`` (the
+pieces live beside it: ``variants`` (tables, options, commands, events),
+``errors`` (security, problem answers, cache validators) and ``codes`` (the
 refusals read from the source).
 """
 
@@ -20,9 +20,9 @@ from domain.variant import COMPLETE, FORFEIT
 from domain.variants import VARIANTS
 from service.http.bodies import CreateGame, CreatePlayer, JoinGame
 from service.http.game_reads import GAME_STATUSES
-from service.http.openapi_codes import code_index
-from service.http.openapi_errors import document_errors
-from service.http.openapi_variants import ref, split_by_variant, tag_constant, variant_schemas
+from service.http.openapi.codes import code_index
+from service.http.openapi.errors import document_errors
+from service.http.openapi.variants import ref, split_by_variant, tag_constant, variant_schemas
 from service.players import MAX_NAME
 
 REF = "#/components/schemas/{name}"

@@ -1,6 +1,6 @@
 """Each operation's security and problem answers, derived from its handler's code.
 
-What a handler can refuse comes from the refusals it reaches (``openapi_codes``); what the
+What a handler can refuse comes from the refusals it reaches (``codes``); what the
 framework and the middleware answer around it comes from its shape: a body it reads can be too
 large (413), typed query parameters can fail to parse (400), a typed path parameter that does
 not parse matches no route (404), every route but the probes is rate limited (429), and any
@@ -20,7 +20,7 @@ from litestar.handlers import HTTPRouteHandler
 from service.http.caching import Validator
 from service.http.callers import caller, player
 from service.http.limits import UNLIMITED
-from service.http.openapi_codes import CodeIndex, Refusal
+from service.http.openapi.codes import CodeIndex, Refusal
 from service.http.problems import HTTP_CODES
 from service.live.tickets import TicketBook
 

@@ -26,7 +26,7 @@ from pathlib import Path
 from domain.errors import Failure
 from service.http.problems import FAILURE_STATUS
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]  # the folder holding domain/ and service/
 PACKAGES = ("domain", "service", "projections")
 SHORTHANDS = {"invalid": Failure.INVALID, "forbidden": Failure.FORBIDDEN}  # domain.errors
 Def = ast.FunctionDef | ast.AsyncFunctionDef
