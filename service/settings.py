@@ -42,7 +42,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     in_memory: bool = False  # a private in-memory SQLite store (tools that never persist)
     limits: Limits = Limits()
     trusted_proxies: str = ""  # addresses whose X-Forwarded-For names the client ("*": any)
-    cors_origins: str = "*"  # origins whose pages may call the API ("" for none; no cookies)
+    cors_origins: str = ""  # origins whose pages may call the API, comma-separated ("*": any)
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -54,7 +54,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             projector=env.get("CARDLEDGER_PROJECTOR") or "inline",
             sqlite_synchronous=(env.get("CARDLEDGER_SQLITE_SYNCHRONOUS") or "FULL").upper(),
             trusted_proxies=env.get("CARDLEDGER_TRUSTED_PROXIES") or "",
-            cors_origins=env.get("CARDLEDGER_CORS_ORIGINS", "*"),
+            cors_origins=env.get("CARDLEDGER_CORS_ORIGINS") or "",
             limits=_limits(env),
         )
         return msgspec.structs.replace(settings, **_numbers(env, NUMBERS, least=1))

@@ -5,6 +5,12 @@ from __future__ import annotations
 
 import gzip
 
+import msgspec
+from litestar.testing import TestClient
+
+from service.application import Cardledger
+from service.http.app import create_app
+from service.settings import Settings
 from tests.client import Api
 
 
@@ -55,19 +61,32 @@ def test_large_answers_are_compressed_and_streams_are_not(api: Api) -> None:
         assert "Content-Encoding" not in stream.headers
 
 
-def test_pages_on_other_origins_may_call_the_api(api: Api) -> None:
-    preflight = api.client.options(
-        "/games",
-        headers={
-            "Origin": "https://table.example",
-            "Access-Control-Request-Method": "POST",
-            "Access-Control-Request-Headers": "authorization, idempotency-key",
-        },
-    )
-    assert preflight.status_code in (200, 204)
-    assert preflight.headers["Access-Control-Allow-Origin"] in ("*", "https://table.example")
-    allowed = preflight.headers["Access-Control-Allow-Headers"].lower()
-    assert "authorization" in allowed and "idempotency-key" in allowed
+PREFLIGHT = {
+    "Origin": "https://table.example",
+    "Access-Control-Request-Method": "POST",
+    "Access-Control-Request-Headers": "authorization, idempotency-key",
+}
+
+
+def test_no_other_origin_may_call_the_api_by_default(api: Api) -> None:
+    preflight = api.client.options("/games", headers=PREFLIGHT)
+    assert "Access-Control-Allow-Origin" not in preflight.headers
     simple = api.client.get("/variants", headers={"Origin": "https://table.example"})
-    assert simple.headers["Access-Control-Allow-Origin"] in ("*", "https://table.example")
-    assert "etag" in simple.headers["Access-Control-Expose-Headers"].lower()
+    assert simple.status_code == 200 and "Access-Control-Allow-Origin" not in simple.headers
+
+
+def test_pages_on_listed_origins_may_call_the_api(settings: Settings) -> None:
+    listed = msgspec.structs.replace(settings, cors_origins="https://table.example")
+    ledger = Cardledger(listed)
+    with TestClient(create_app(listed, ledger)) as client:
+        preflight = client.options("/games", headers=PREFLIGHT)
+        assert preflight.status_code in (200, 204)
+        assert preflight.headers["Access-Control-Allow-Origin"] == "https://table.example"
+        allowed = preflight.headers["Access-Control-Allow-Headers"].lower()
+        assert "authorization" in allowed and "idempotency-key" in allowed
+        simple = client.get("/variants", headers={"Origin": "https://table.example"})
+        assert simple.headers["Access-Control-Allow-Origin"] == "https://table.example"
+        assert "etag" in simple.headers["Access-Control-Expose-Headers"].lower()
+        other = client.get("/variants", headers={"Origin": "https://elsewhere.example"})
+        assert "Access-Control-Allow-Origin" not in other.headers
+    ledger.close()
