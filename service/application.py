@@ -33,9 +33,11 @@ from service.settings import Settings
 from service.store.event_store import Store
 from service.store.games import Games
 from service.store.records import CommandReceipt, Record, receipt_id_for
+from service.telemetry import Outcome, Telemetry, command_type, variant_label
 
 MAX_ATTEMPTS = 8
 Decide = Callable[[GameAggregate], list[Recorded]]
+Settled = tuple[CommandResult, Outcome]  # the answer and the outcome counted for it
 
 
 def now_utc() -> datetime:
@@ -53,6 +55,8 @@ class Cardledger(GameQueries):
         self.changes = Changes()
         self.feeds = Feeds(self.games)
         self.tickets = TicketBook(self.store, self.clock)
+        self.telemetry = Telemetry(open_streams=self.feeds.streams)
+        self.store.report_to(self.telemetry)
 
     def close(self) -> None:
         self.store.close()
@@ -89,6 +93,30 @@ class Cardledger(GameQueries):
         idempotency: Idempotency | None,
     ) -> CommandResult:
         player_id = self._player_id(principal)
+        counted = variant_label(variant)
+        try:
+            result, outcome = self._create(
+                principal, player_id, variant, seats, options, client_seed, idempotency
+            )
+        except (RuleViolation, ApiError) as refusal:
+            self.telemetry.refused(counted, "create", refusal.code)
+            raise
+        except Exception:
+            self.telemetry.command(counted, "create", Outcome.FAILED)
+            raise
+        self.telemetry.command(counted, "create", outcome)
+        return result
+
+    def _create(
+        self,
+        principal: Principal,
+        player_id: str,
+        variant: str,
+        seats: int,
+        options: dict[str, Any] | None,
+        client_seed: str,
+        idempotency: Idempotency | None,
+    ) -> Settled:
         game_id = uuid.uuid4()
         try:
             events = game.create(
@@ -104,7 +132,7 @@ class Cardledger(GameQueries):
         except RuleViolation:
             replayed = self._replayed(player_id, "create", idempotency)
             if replayed is not None:
-                return replayed
+                return replayed, Outcome.REPLAYED
             raise
         aggregate = GameAggregate.open(
             game_id, events, actor="seat:0", command_id=uuid.uuid4().hex, now=self.clock()
@@ -117,8 +145,8 @@ class Cardledger(GameQueries):
             replayed = self._replayed(player_id, "create", idempotency)
             if replayed is None:
                 raise
-            return replayed
-        return self._result(aggregate, recorded, Perspective(seat=0))
+            return replayed, Outcome.REPLAYED
+        return self._result(aggregate, recorded, Perspective(seat=0)), Outcome.APPLIED
 
     def join_game(
         self,
@@ -139,7 +167,9 @@ class Cardledger(GameQueries):
                 now=self.clock(),
             )
 
-        return self._execute(principal, game_id, decide, idempotency=idempotency, if_match=None)
+        return self._execute(
+            principal, game_id, decide, "join", idempotency=idempotency, if_match=None
+        )
 
     def send_command(
         self,
@@ -162,7 +192,10 @@ class Cardledger(GameQueries):
                 player_id=player_id, command=command, command_id=uuid.uuid4().hex, now=self.clock()
             )
 
-        return self._execute(principal, game_id, decide, idempotency=idempotency, if_match=if_match)
+        kind = command_type(body)
+        return self._execute(
+            principal, game_id, decide, kind, idempotency=idempotency, if_match=if_match
+        )
 
     def cancel_game(
         self, principal: Principal, game_id: UUID, *, idempotency: Idempotency | None
@@ -174,7 +207,9 @@ class Cardledger(GameQueries):
                 by=by, player_id=principal.player_id, command_id=uuid.uuid4().hex, now=self.clock()
             )
 
-        return self._execute(principal, game_id, decide, idempotency=idempotency, if_match=None)
+        return self._execute(
+            principal, game_id, decide, "cancel", idempotency=idempotency, if_match=None
+        )
 
     def expire(self, game_id: UUID) -> int:
         """Apply the game's deadline if it has passed; returns the number of events written."""
@@ -182,23 +217,52 @@ class Cardledger(GameQueries):
         def decide(aggregate: GameAggregate) -> list[Recorded]:
             return aggregate.expire(command_id=uuid.uuid4().hex, now=self.clock())
 
-        return len(self._execute(ADMIN, game_id, decide, idempotency=None, if_match=None).events)
+        result = self._execute(ADMIN, game_id, decide, "expire", idempotency=None, if_match=None)
+        return len(result.events)
 
     def _execute(
         self,
         principal: Principal,
         game_id: UUID,
         decide: Decide,
+        command: str,
         *,
         idempotency: Idempotency | None,
         if_match: int | None,
     ) -> CommandResult:
+        """Settle the command on the game, its outcome counted by variant and ``command``."""
+        known = self.games.cached(game_id)
+        variant = known.variant_id
+        try:
+            settled = self._settle(principal, known, decide, idempotency, if_match)
+        except (RuleViolation, ApiError) as refusal:
+            self.telemetry.refused(variant, command, refusal.code)
+            raise
+        except Exception:
+            self.telemetry.command(variant, command, Outcome.FAILED)
+            raise
+        if settled is None:
+            self.telemetry.command(variant, command, Outcome.CONTENDED)
+            raise ApiError(503, "too_much_contention", "the game changed too often; try again")
+        result, outcome = settled
+        self.telemetry.command(variant, command, outcome)
+        return result
+
+    def _settle(
+        self,
+        principal: Principal,
+        known: GameAggregate,
+        decide: Decide,
+        idempotency: Idempotency | None,
+        if_match: int | None,
+    ) -> Settled | None:
         """Decide on this process's copy of the game and save at once: the store's version
         check is the concurrency check. A conflict, a refusal or a decision to do nothing is
-        first confirmed on the game as stored, and decided again if the copy was behind."""
+        first confirmed on the game as stored, and decided again if the copy was behind.
+        None if the game changed under every attempt."""
+        game_id = known.id
         scope = f"game:{game_id}"
         actor_id = principal.player_id or "admin"
-        known = self.games.cached(game_id)
         for _ in range(MAX_ATTEMPTS):
             work = self.games.fork(known)
             try:
@@ -207,30 +271,35 @@ class Cardledger(GameQueries):
             except (RuleViolation, ApiError):
                 current = self.games.fresh(game_id, known)
                 if current.version != known.version:
+                    self.telemetry.retry("stale_copy")
                     known = current
                     continue
                 replayed = self._replayed(actor_id, scope, idempotency)
                 if replayed is not None:
-                    return replayed  # a retry of a request already carried out
+                    return replayed, Outcome.REPLAYED  # a retry of a request already carried out
                 raise
             if not recorded:
                 current = self.games.fresh(game_id, known)
                 if current.version != known.version:
+                    self.telemetry.retry("stale_copy")
                     known = current
                     continue
+                outcome = Outcome.UNCHANGED
             else:
                 try:
                     self._save(work, actor_id, scope, idempotency, from_version=known.version)
                 except IntegrityError:
                     replayed = self._replayed(actor_id, scope, idempotency)
                     if replayed is not None:
-                        return replayed
+                        return replayed, Outcome.REPLAYED
+                    self.telemetry.retry("version_conflict")
                     known = self.games.fresh(game_id, known)
                     continue
                 self.games.remember(work)
                 self.feeds.offer(work, recorded)
-            return self._result(work, recorded, viewer_perspective(work.state, principal))
-        raise ApiError(503, "too_much_contention", "the game changed too often; try again")
+                outcome = Outcome.APPLIED
+            return self._result(work, recorded, viewer_perspective(work.state, principal)), outcome
+        return None
 
     @staticmethod
     def _check_if_match(aggregate: GameAggregate, if_match: int | None) -> None:

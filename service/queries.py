@@ -17,12 +17,13 @@ from projections.replay import frames
 from projections.scoreboard import Scoreboard
 from projections.views import View, view
 from service.auth import Principal
+from service.background.read_model_tables import BoardPlace, LobbyPlace
 from service.background.read_models import ReadModels
 from service.bundle import FORMAT as BUNDLE_FORMAT
 from service.bundle import Bundle
 from service.errors import ApiError, not_found
 from service.perspectives import replay_perspective, viewer_perspective
-from service.results import EventPage, Leaderboard, ReplayPage
+from service.results import EventPage, Leaderboard, Page, ReplayPage
 from service.settings import Settings
 from service.store.event_store import Store
 from service.store.games import Games
@@ -126,41 +127,55 @@ class GameQueries:
         status: str | None,
         variant: str | None,
         limit: int = LOBBY_LIMIT,
-        offset: int = 0,
-    ) -> list[LobbyEntry]:
-        """A page of the lobby, newest first: at most ``limit`` (capped) games from ``offset``."""
+        after: LobbyPlace | None,
+    ) -> Page[LobbyEntry, LobbyPlace]:
+        """A page of the lobby, newest first: at most ``limit`` (capped) games after ``after``."""
         if variant is not None:
             variant_by_id(variant)
         self._read_your_writes()
         return self.read_models.lobby(
-            status=status, variant=variant, limit=min(limit, LOBBY_LIMIT), offset=offset
+            status=status, variant=variant, limit=min(limit, LOBBY_LIMIT), after=after
         )
 
     def leaderboard(
-        self, variant: str | None, *, limit: int | None = None, offset: int = 0
-    ) -> list[Leaderboard]:
-        """Each variant's ranked players (or one variant's), ``limit`` rows from ``offset``."""
+        self, variant: str | None, *, limit: int, after: dict[str, BoardPlace] | None
+    ) -> Page[Leaderboard, dict[str, BoardPlace]]:
+        """Each variant's ranked players (or one variant's), ``limit`` rows each. ``after``
+        holds where each variant's next rows start; a variant it leaves out was listed to its
+        end (its rows are empty). The next page's places hold the variants with more rows."""
         chosen = [variant_by_id(variant)] if variant is not None else list(VARIANTS.values())
         self._read_your_writes()
-        return [
-            Leaderboard(
-                variant=rules.id,
-                rows=self.read_models.leaderboard(
-                    rules.id, lower_wins=rules.lower_score_wins, limit=limit, offset=offset
-                ),
+        boards: list[Leaderboard] = []
+        places: dict[str, BoardPlace] = {}
+        for rules in chosen:
+            if after is not None and rules.id not in after:
+                boards.append(Leaderboard(variant=rules.id, rows=[]))
+                continue
+            page = self.read_models.leaderboard(
+                rules.id,
+                lower_wins=rules.lower_score_wins,
+                limit=limit,
+                after=None if after is None else after[rules.id],
             )
-            for rules in chosen
-        ]
+            boards.append(Leaderboard(variant=rules.id, rows=page.items))
+            if page.next is not None:
+                places[rules.id] = page.next
+        return Page(items=boards, next=places or None)
 
     def games_of(
-        self, principal: Principal, *, status: str | None, limit: int, offset: int
-    ) -> list[LobbyEntry]:
+        self,
+        principal: Principal,
+        *,
+        status: str | None,
+        limit: int,
+        after: LobbyPlace | None,
+    ) -> Page[LobbyEntry, LobbyPlace]:
         """The games a player sits at (has ever sat at), newest first."""
         if principal.player_id is None:
             raise ApiError(403, "players_only", "the operator sits at no game")
         self._read_your_writes()
         return self.read_models.games_of(
-            principal.player_id, status=status, limit=limit, offset=offset
+            principal.player_id, status=status, limit=limit, after=after
         )
 
     def freshness(

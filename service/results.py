@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+from typing import Generic, TypeVar
 
 import msgspec
 
@@ -26,6 +27,18 @@ class CommandResult(msgspec.Struct, frozen=True, kw_only=True):
     chain_head: str
     events: list[EventOut]
     view: View
+
+
+Item = TypeVar("Item")
+Place = TypeVar("Place")
+
+
+class Page(msgspec.Struct, Generic[Item, Place], frozen=True, kw_only=True):
+    """A page of a list in its order, and where the next page starts: the place (sort key) of
+    this page's last item, when more items follow it; None on the last page."""
+
+    items: list[Item]
+    next: Place | None
 
 
 class Leaderboard(msgspec.Struct, frozen=True, kw_only=True):

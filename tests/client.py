@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
+from collections.abc import Callable
 from typing import Any
 
 from litestar.testing import TestClient
@@ -95,11 +97,46 @@ class Api:
             public = self.view(game_id)
             if public["status"] != "active":
                 return public
-            seat = public["to_act"][0]
-            mine = self.view(game_id, seat)
-            play = next(c for c in mine["legal_commands"] if c["type"] == "play")
-            response = self.command(game_id, seat, play)
+            self.play_once(game_id, public)
+
+    def play_once(self, game_id: str, public: dict[str, Any] | None = None) -> None:
+        """The first seat to act plays the first card of its legal commands."""
+        seat = (public or self.view(game_id))["to_act"][0]
+        mine = self.view(game_id, seat)
+        play = next(c for c in mine["legal_commands"] if c["type"] == "play")
+        response = self.command(game_id, seat, play)
+        assert response.status_code == 200, response.text
+
+    def pages(
+        self,
+        url: str,
+        headers: dict[str, str] | None = None,
+        *,
+        between: Callable[[], object] = lambda: None,
+    ) -> list[Any]:
+        """Every page from ``url`` on, following each Link rel="next" to the last page (which
+        has none); ``between`` runs after each page but the last."""
+        pages: list[Any] = []
+        next_url: str | None = url
+        while next_url is not None:
+            assert len(pages) < 100, f"{url}: the pages never end"
+            response = self.client.get(next_url, headers=headers)
             assert response.status_code == 200, response.text
+            pages.append(response)
+            next_url = next_page(response)
+            if next_url is not None:
+                between()
+        return pages
+
+
+def next_page(response: Any) -> str | None:
+    """The URL a paged answer names for its next page (its Link rel="next"), or None."""
+    link = response.headers.get("Link")
+    if link is None:
+        return None
+    found = re.fullmatch(r'<(/[^>]*)>; rel="next"', link)
+    assert found, f"not a relative next link: {link!r}"
+    return found[1]
 
 
 def served_event_hash(game_id: str, event: dict[str, Any], prev_hash: str) -> str:

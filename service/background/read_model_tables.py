@@ -8,15 +8,16 @@ version moves on and the tables are rebuilt from the log.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from datetime import datetime
 from typing import Any
 from uuid import UUID
 
 import msgspec
 
-from projections.lobby import LobbyEntry, Result
+from projections.lobby import LeaderboardRow, LobbyEntry, Result
 from projections.scoreboard import Scoreboard
+from service.results import Item, Page, Place
 from service.store.event_store import Store
 
 SCHEMA_VERSION = 3  # 2: each game's running deadline; 3: who sits at which game
@@ -34,6 +35,22 @@ class GameRow(msgspec.Struct, frozen=True, kw_only=True):
     deadline: str | None
     entry: str
     scoreboard: str
+
+
+class LobbyPlace(msgspec.Struct, frozen=True, array_like=True):
+    """Where a game stands in a list of games (newest first): a page starts after one."""
+
+    created_at: str  # as stored
+    game_id: str
+
+
+class BoardPlace(msgspec.Struct, frozen=True, array_like=True):
+    """Where a player stands on a leaderboard (best first): a page starts after one."""
+
+    wins: int
+    points: int
+    games: int
+    player_id: str
 
 
 class Tables:
@@ -200,41 +217,53 @@ class Tables:
         return int(rows[0]["position"]), deadlines
 
     def lobby(
-        self, *, status: str | None, variant: str | None, limit: int, offset: int = 0
-    ) -> list[LobbyEntry]:
-        """Newest first (ties by game id, so pages never overlap), ``limit`` from ``offset``."""
+        self, *, status: str | None, variant: str | None, limit: int, after: LobbyPlace | None
+    ) -> Page[LobbyEntry, LobbyPlace]:
+        """``limit`` games newest first, from the one after ``after`` (the newest if None)."""
         clauses, params = [], []
         for column, value in (("status", status), ("variant", variant)):
             if value is not None:
                 clauses.append(f"{column} = {{p}}")
                 params.append(value)
-        where = f" WHERE {' AND '.join(clauses)}" if clauses else ""
-        query = (
-            f"SELECT entry FROM {{games}}{where} ORDER BY created_at DESC, game_id DESC"
-            f" LIMIT {int(limit)} OFFSET {int(offset)}"
-        )
-        with self._reading() as cursor:
-            cursor.execute(self._sql(query), tuple(params))
-            rows = cursor.fetchall()
-        return [msgspec.json.decode(row["entry"], type=LobbyEntry) for row in rows]
+        return self._games_page(clauses, params, limit, after)
 
     def games_of(
-        self, player_id: str, *, status: str | None, limit: int, offset: int
-    ) -> list[LobbyEntry]:
-        """A player's games, newest first (ties by game id), ``limit`` from ``offset``."""
-        where, params = "s.player_id = {p}", [player_id]
+        self, player_id: str, *, status: str | None, limit: int, after: LobbyPlace | None
+    ) -> Page[LobbyEntry, LobbyPlace]:
+        """A player's games as the lobby orders them, ``limit`` from the one after ``after``."""
+        clauses = ["game_id IN (SELECT game_id FROM {seats} WHERE player_id = {p})"]
+        params = [player_id]
         if status is not None:
-            where += " AND g.status = {p}"
+            clauses.append("status = {p}")
             params.append(status)
-        query = (
-            "SELECT g.entry FROM {seats} s JOIN {games} g ON g.game_id = s.game_id"
-            f" WHERE {where} ORDER BY g.created_at DESC, g.game_id DESC"
-            f" LIMIT {int(limit)} OFFSET {int(offset)}"
+        return self._games_page(clauses, params, limit, after)
+
+    def _games_page(
+        self,
+        clauses: Sequence[str],
+        params: Sequence[object],
+        limit: int,
+        after: LobbyPlace | None,
+    ) -> Page[LobbyEntry, LobbyPlace]:
+        if after is not None:
+            condition, values = strictly_after(NEWEST_FIRST, after)
+            clauses, params = [*clauses, condition], [*params, *values]
+        where = f" WHERE {' AND '.join(clauses)}" if clauses else ""
+        query = (  # one row more than the page: whether a next page exists
+            f"SELECT created_at, game_id, entry FROM {{games}}{where}"
+            f" ORDER BY {order_by(NEWEST_FIRST)} LIMIT {int(limit) + 1}"
         )
         with self._reading() as cursor:
             cursor.execute(self._sql(query), tuple(params))
             rows = cursor.fetchall()
-        return [msgspec.json.decode(row["entry"], type=LobbyEntry) for row in rows]
+        placed = [
+            (
+                LobbyPlace(created_at=row["created_at"], game_id=row["game_id"]),
+                msgspec.json.decode(row["entry"], type=LobbyEntry),
+            )
+            for row in rows
+        ]
+        return page_of(placed, limit)
 
     def scoreboard(self, game_id: UUID) -> Scoreboard | None:
         with self._reading() as cursor:
@@ -245,16 +274,81 @@ class Tables:
         return None if row is None else msgspec.json.decode(row["scoreboard"], type=Scoreboard)
 
     def leaderboard(
-        self, variant: str, *, lower_wins: bool, limit: int | None = None
-    ) -> list[dict[str, Any]]:
-        """The best ``limit`` rows (all if None), best first."""
-        points_order = "ASC" if lower_wins else "DESC"
-        query = (
-            "SELECT player_id, name, games, wins, points FROM {leaderboard} WHERE variant = {p}"
-            f" ORDER BY wins DESC, points {points_order}, games ASC, player_id ASC"
+        self, variant: str, *, lower_wins: bool, limit: int, after: BoardPlace | None
+    ) -> Page[LeaderboardRow, BoardPlace]:
+        """``limit`` rows best first, from the one after ``after`` (the best if None), each with
+        its rank in the whole board: equal wins and points share one, the next skips (1, 1, 3)."""
+        order = board_order(lower_wins)
+        where, values = "", list[object]()
+        if after is not None:
+            condition, values = strictly_after(order, after)
+            where = f" WHERE {condition}"
+        query = (  # ranked before the page is cut: every page has the whole board's ranks
+            "SELECT player_id, name, games, wins, points, standing FROM ("
+            "SELECT player_id, name, games, wins, points,"
+            f" RANK() OVER (ORDER BY {order_by(order[:2])}) AS standing"
+            " FROM {leaderboard} WHERE variant = {p}) AS ranked"
+            f"{where} ORDER BY {order_by(order)} LIMIT {int(limit) + 1}"
         )
-        if limit is not None:
-            query += f" LIMIT {int(limit)}"
         with self._reading() as cursor:
-            cursor.execute(self._sql(query), (variant,))
-            return [dict(row) for row in cursor.fetchall()]
+            cursor.execute(self._sql(query), (variant, *values))
+            rows = cursor.fetchall()
+        placed = [
+            (
+                BoardPlace(
+                    wins=int(row["wins"]),
+                    points=int(row["points"]),
+                    games=int(row["games"]),
+                    player_id=row["player_id"],
+                ),
+                LeaderboardRow(
+                    rank=int(row["standing"]),
+                    player_id=row["player_id"],
+                    name=row["name"],
+                    games=int(row["games"]),
+                    wins=int(row["wins"]),
+                    points=int(row["points"]),
+                ),
+            )
+            for row in rows
+        ]
+        return page_of(placed, limit)
+
+
+# --- the lists' orders, and where a page starts ---------------------------------------------------
+
+Order = tuple[tuple[str, bool], ...]  # (column, descending), most significant first
+NEWEST_FIRST: Order = (("created_at", True), ("game_id", True))  # ties by id: a total order
+
+
+def board_order(lower_wins: bool) -> Order:
+    """Most wins first, then the best points, then fewer games, then by id (a total order)."""
+    return (("wins", True), ("points", not lower_wins), ("games", False), ("player_id", False))
+
+
+def order_by(order: Order) -> str:
+    return ", ".join(f"{column} {'DESC' if descending else 'ASC'}" for column, descending in order)
+
+
+def strictly_after(order: Order, place: msgspec.Struct) -> tuple[str, list[object]]:
+    """The SQL condition that a row comes after ``place`` (whose fields are named after the
+    order's columns) in ``order``, and its parameters: for some i, equal to it in the first i
+    columns and past it in the next one."""
+    values = [getattr(place, column) for column, _ in order]
+    terms: list[str] = []
+    params: list[object] = []
+    for index, (column, descending) in enumerate(order):
+        equal = [f"{name} = {{p}}" for name, _ in order[:index]]
+        past = f"{column} {'<' if descending else '>'} {{p}}"
+        terms.append(f"({' AND '.join([*equal, past])})")
+        params += values[: index + 1]
+    return f"({' OR '.join(terms)})", params
+
+
+def page_of(placed: Sequence[tuple[Place, Item]], limit: int) -> Page[Item, Place]:
+    """The page of ``limit`` items from rows fetched with one more: that one says a next
+    page exists, which starts after this page's last item."""
+    more = len(placed) > limit
+    return Page(
+        items=[item for _, item in placed[:limit]], next=placed[limit - 1][0] if more else None
+    )

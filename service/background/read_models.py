@@ -13,7 +13,6 @@ import copy
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 from uuid import UUID
@@ -24,7 +23,8 @@ from domain.aggregate import GameAggregate, Recorded, project
 from domain.events import GameFinished
 from projections.lobby import LeaderboardRow, LobbyEntry, lobby_entry, results
 from projections.scoreboard import Scoreboard, scoreboard
-from service.background.read_model_tables import GameRow, Tables
+from service.background.read_model_tables import BoardPlace, GameRow, LobbyPlace, Tables
+from service.results import Page
 from service.store.event_store import Store
 
 BATCH = 500
@@ -161,9 +161,9 @@ class ReadModels:
     # --- queries ---------------------------------------------------------------------------------
 
     def lobby(
-        self, *, status: str | None, variant: str | None, limit: int, offset: int = 0
-    ) -> list[LobbyEntry]:
-        return self.tables.lobby(status=status, variant=variant, limit=limit, offset=offset)
+        self, *, status: str | None, variant: str | None, limit: int, after: LobbyPlace | None
+    ) -> Page[LobbyEntry, LobbyPlace]:
+        return self.tables.lobby(status=status, variant=variant, limit=limit, after=after)
 
     def running_deadlines(self) -> tuple[int, dict[UUID, datetime]]:
         """The position and, as of it, every game's running deadline (one snapshot)."""
@@ -173,36 +173,11 @@ class ReadModels:
         return self.tables.scoreboard(game_id)
 
     def games_of(
-        self, player_id: str, *, status: str | None, limit: int, offset: int
-    ) -> list[LobbyEntry]:
-        return self.tables.games_of(player_id, status=status, limit=limit, offset=offset)
+        self, player_id: str, *, status: str | None, limit: int, after: LobbyPlace | None
+    ) -> Page[LobbyEntry, LobbyPlace]:
+        return self.tables.games_of(player_id, status=status, limit=limit, after=after)
 
     def leaderboard(
-        self, variant: str, *, lower_wins: bool, limit: int | None = None, offset: int = 0
-    ) -> list[LeaderboardRow]:
-        """Ranked rows, ``limit`` from ``offset`` (ranks counted from the top, ties shared)."""
-        end = None if limit is None else offset + limit
-        rows = self.tables.leaderboard(variant, lower_wins=lower_wins, limit=end)
-        return rank(rows)[offset:end]
-
-
-def rank(rows: Sequence[dict[str, Any]]) -> list[LeaderboardRow]:
-    """Rows in order, equal (wins, points) sharing a rank."""
-    ranked: list[LeaderboardRow] = []
-    for index, row in enumerate(rows):
-        previous = ranked[-1] if ranked else None
-        tied = previous is not None and (previous.wins, previous.points) == (
-            int(row["wins"]),
-            int(row["points"]),
-        )
-        ranked.append(
-            LeaderboardRow(
-                rank=previous.rank if tied and previous else index + 1,
-                player_id=row["player_id"],
-                name=row["name"],
-                games=int(row["games"]),
-                wins=int(row["wins"]),
-                points=int(row["points"]),
-            )
-        )
-    return ranked
+        self, variant: str, *, lower_wins: bool, limit: int, after: BoardPlace | None
+    ) -> Page[LeaderboardRow, BoardPlace]:
+        return self.tables.leaderboard(variant, lower_wins=lower_wins, limit=limit, after=after)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from service.application import Cardledger
 from service.background.deadlines import DeadlineWatcher
 from service.background.follower import LogFollower
@@ -16,6 +18,7 @@ class BackgroundWork:
 
     def __init__(self, ledger: Cardledger) -> None:
         settings = ledger.settings
+        self.read_models = ledger.read_models
         self.watcher = DeadlineWatcher(ledger)
 
         def start_position() -> int:
@@ -40,6 +43,14 @@ class BackgroundWork:
             if settings.database_url and channel
             else None
         )
+
+    def log_readers(self) -> dict[str, Callable[[], int | None]]:
+        """Where each reader of the log stands: the read models at the position stored with
+        them, whichever process projects; this process's follower (None until it starts)."""
+        return {
+            "read_models": self.read_models.position,
+            "log_follower": lambda: self.follower.position,
+        }
 
     def start(self) -> None:
         if self.listener is not None:

@@ -25,6 +25,7 @@ from service.http.players import PlayerController
 from service.http.problems import EXCEPTION_HANDLERS
 from service.http.rules import RulesController
 from service.settings import Settings
+from service.telemetry import LogLag
 
 API_VERSION = "0.1.0"
 INSTANCE_HEADER = "Cardledger-Instance"
@@ -32,7 +33,7 @@ STREAMS = r"^/games/[^/]+/stream$"  # compressing would hold events back until a
 # Headers a browser client on another origin may send and read.
 CORS_REQUEST_HEADERS = ["Authorization", "Content-Type", "Idempotency-Key", "If-Match"]
 CORS_REQUEST_HEADERS += ["If-None-Match", "Last-Event-ID"]
-CORS_EXPOSED_HEADERS = ["ETag", "Retry-After", INSTANCE_HEADER, "RateLimit-Limit"]
+CORS_EXPOSED_HEADERS = ["ETag", "Link", "Retry-After", INSTANCE_HEADER, "RateLimit-Limit"]
 CORS_EXPOSED_HEADERS += ["RateLimit-Remaining", "RateLimit-Reset", "RateLimit-Policy"]
 
 
@@ -55,7 +56,8 @@ def create_app(settings: Settings | None = None, ledger: Cardledger | None = Non
     ledger = ledger or Cardledger(settings)
     background = BackgroundWork(ledger)
     instance = secrets.token_hex(4)
-    metrics = Metrics(instance)
+    lag = LogLag(ledger.store, background.log_readers(), ledger.clock)
+    metrics = Metrics(instance, ledger.telemetry.registry, lag)
 
     def start() -> None:
         # Blocking store calls run in these threads, sized with the connection pool. Set here,

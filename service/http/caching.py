@@ -10,6 +10,7 @@ by anyone; while it runs they are private to the caller and must be revalidated.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from typing import Any
 
 from litestar import Request, Response
@@ -36,8 +37,17 @@ class Validator:
         tags = {tag.strip().removeprefix("W/") for tag in wanted.split(",")}
         return "*" in tags or self.etag in tags
 
-    def answer(self, request: Request[Any, Any, Any], produce: Any) -> Response[Any]:
-        """``304`` if the client holds it, else ``produce()`` with the validator's headers."""
+    def answer(
+        self,
+        request: Request[Any, Any, Any],
+        produce: Callable[[], Any],
+        headers_of: Callable[[Any], dict[str, str]] | None = None,
+    ) -> Response[Any]:
+        """``304`` if the client holds it, else ``produce()`` with the validator's headers and
+        those ``headers_of`` makes from it: its Link to the next page. The validator covers what
+        decides that Link, so on a 304 the client keeps the one of the 200 it holds."""
         if self.matches(request):
             return Response(content=b"", status_code=304, headers=self.headers)
-        return Response(content=produce(), headers=self.headers)
+        content = produce()
+        extra = headers_of(content) if headers_of is not None else {}
+        return Response(content=content, headers={**self.headers, **extra})

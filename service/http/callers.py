@@ -17,10 +17,9 @@ from service.results import Idempotency, request_digest
 IdempotencyKey = Annotated[str | None, HeaderParameter(name="Idempotency-Key", required=False)]
 IfMatch = Annotated[str | None, HeaderParameter(name="If-Match", required=False)]
 MAX_IDEMPOTENCY_KEY = 128
-# Bounds on numbers in queries, far past any real game or list; beyond them the stores' integers
+# A bound on versions in queries, far past any real game; beyond them the stores' integers
 # overflow (a 500 before these bounds existed).
 MAX_VERSION = 10**12
-MAX_OFFSET = 10**9
 
 
 def ledger(state: State) -> Cardledger:

@@ -22,6 +22,7 @@ from service.errors import ApiError
 from service.http.caching import Validator
 from service.http.callers import MAX_VERSION, caller, ledger, optional_caller
 from service.http.limits import StreamSlots
+from service.http.paging import next_link
 from service.live.streams import game_stream
 from service.numbers import whole_number
 from service.results import EventPage, ReplayPage
@@ -35,6 +36,22 @@ def checked_status(status: str | None) -> str | None:
     if status is not None and status not in GAME_STATUSES:
         raise ApiError(422, "invalid_status", f"status is one of {', '.join(GAME_STATUSES)}")
     return status
+
+
+def next_events(request: Request[Any, Any, Any], page: EventPage) -> dict[str, str]:
+    """A Link to the events after this page, while the game holds more of them."""
+    if page.next_after >= page.head_version:
+        return {}
+    return next_link(request, "after", page.next_after)
+
+
+def next_frames(
+    request: Request[Any, Any, Any], page: ReplayPage, to: int | None
+) -> dict[str, str]:
+    """A Link to the frames after this page, while the range asked for holds more of them."""
+    if page.next_from is None or (to is not None and page.next_from > to):
+        return {}
+    return next_link(request, "from", page.next_from)
 
 
 def validator(
@@ -95,7 +112,9 @@ class GameReads(Controller):
     ) -> Response[EventPage]:
         who, check = validator(request, state, game_id, after, limit)
         return check.answer(
-            request, lambda: ledger(state).events(who, game_id, after=after, limit=limit)
+            request,
+            lambda: ledger(state).events(who, game_id, after=after, limit=limit),
+            lambda page: next_events(request, page),
         )
 
     @get(
@@ -166,6 +185,7 @@ class GameReads(Controller):
             lambda: ledger(state).replay(
                 who, game_id, perspective=perspective, start=start, to=to, limit=limit
             ),
+            lambda page: next_frames(request, page, to),
         )
 
     @get(

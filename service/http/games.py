@@ -6,14 +6,14 @@ from __future__ import annotations
 from typing import Annotated, Any
 from uuid import UUID
 
-from litestar import Controller, Request, get, post
+from litestar import Controller, Request, Response, get, post
 from litestar.datastructures import State
 from litestar.params import FromPath, QueryParameter, RawBody
 
 from projections.lobby import LobbyEntry
+from service.background.read_model_tables import LobbyPlace
 from service.http.bodies import CreateGame, JoinGame, decode_body, decode_json
 from service.http.callers import (
-    MAX_OFFSET,
     IdempotencyKey,
     IfMatch,
     idempotency,
@@ -22,6 +22,7 @@ from service.http.callers import (
     player,
 )
 from service.http.game_reads import MAX_PAGE, checked_status
+from service.http.paging import Cursor, Cursors
 from service.live.tickets import StreamTicket
 from service.results import CommandResult
 
@@ -61,20 +62,23 @@ class GameCommands(Controller):
     @get(
         "/",
         operation_id="listGames",
-        summary="The lobby, newest first, by status and variant, a page at a time (limit, offset)",
+        summary="The lobby, newest first, by status and variant, a page at a time (limit, cursor)",
         sync_to_thread=True,
     )
     def lobby(
         self,
+        request: Request[Any, Any, Any],
         state: State,
         status: Annotated[str | None, QueryParameter(required=False)] = None,
         variant: Annotated[str | None, QueryParameter(required=False)] = None,
         limit: Annotated[int, QueryParameter(ge=1, le=MAX_PAGE)] = MAX_PAGE,
-        offset: Annotated[int, QueryParameter(ge=0, le=MAX_OFFSET)] = 0,
-    ) -> list[LobbyEntry]:
-        return ledger(state).lobby(
-            status=checked_status(status), variant=variant, limit=limit, offset=offset
-        )
+        cursor: Cursor = None,
+    ) -> Response[list[LobbyEntry]]:
+        status = checked_status(status)
+        cursors = Cursors(state, "lobby", status=status, variant=variant)
+        after = cursors.place(cursor, LobbyPlace)
+        page = ledger(state).lobby(status=status, variant=variant, limit=limit, after=after)
+        return cursors.answer(request, page)
 
     @post(
         "/{game_id:uuid}/join",

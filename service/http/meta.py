@@ -3,18 +3,20 @@
 from __future__ import annotations
 
 import asyncio
-from typing import Annotated
+from typing import Annotated, Any
 
-from litestar import Controller, Response, get
+from litestar import Controller, Request, Response, get
 from litestar.concurrency import sync_to_thread
 from litestar.datastructures import State
 from litestar.params import QueryParameter
 
+from service.background.read_model_tables import BoardPlace
 from service.errors import ApiError
 from service.http.bodies import Health, VariantInfo, variant_catalog
-from service.http.callers import MAX_OFFSET, ledger
+from service.http.callers import ledger
 from service.http.metrics import CONTENT_TYPE as METRICS_TYPE
 from service.http.metrics import Metrics
+from service.http.paging import Cursor, Cursors
 from service.results import Leaderboard
 
 MAX_ROWS = 500
@@ -36,12 +38,15 @@ class MetaController(Controller):
     )
     def leaderboard(
         self,
+        request: Request[Any, Any, Any],
         state: State,
         variant: Annotated[str | None, QueryParameter(required=False)] = None,
         limit: Annotated[int, QueryParameter(ge=1, le=MAX_ROWS)] = 100,
-        offset: Annotated[int, QueryParameter(ge=0, le=MAX_OFFSET)] = 0,
-    ) -> list[Leaderboard]:
-        return ledger(state).leaderboard(variant, limit=limit, offset=offset)
+        cursor: Cursor = None,
+    ) -> Response[list[Leaderboard]]:
+        cursors = Cursors(state, "leaderboard", variant=variant)
+        after = cursors.place(cursor, dict[str, BoardPlace])
+        return cursors.answer(request, ledger(state).leaderboard(variant, limit=limit, after=after))
 
     @get("/health", operation_id="health", summary="Liveness")
     async def health(self) -> Health:
@@ -58,7 +63,7 @@ class MetaController(Controller):
         app = ledger(state)
         metrics.held(what="games").set(len(app.games))
         metrics.held(what="followed_games").set(app.feeds.followed())
-        return Response(metrics.text(), media_type=METRICS_TYPE)
+        return Response(await sync_to_thread(metrics.text), media_type=METRICS_TYPE)
 
     @get(
         "/ready",

@@ -1,5 +1,7 @@
 """Metrics to scrape at `GET /metrics` (Prometheus text format): requests by route and status,
-their latency, problems by code (refusals, limits, store failures), and what the process holds.
+their latency, problems by code (refusals, limits, store failures), what the process holds, and
+the series of the collectors it is given (service/telemetry.py: commands, refusals, store errors,
+retries, live streams, the log's readers' lag).
 
 Counts are per process, like the scraper expects of a target; `cardledger_process` names the
 process by its `Cardledger-Instance` id. Scrape each replica (compose's each have an address of
@@ -13,13 +15,16 @@ import time
 from litestar.enums import ScopeType
 from litestar.types import ASGIApp, Message, Receive, Scope, Send
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+from prometheus_client.registry import Collector
+
+from service.telemetry import Children
 
 LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10)
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 
 
 class Metrics:
-    def __init__(self, instance: str) -> None:
+    def __init__(self, instance: str, *collectors: Collector) -> None:
         self.registry = CollectorRegistry()
         Gauge(
             "cardledger_process",
@@ -27,31 +32,39 @@ class Metrics:
             ["id"],
             registry=self.registry,
         ).labels(id=instance).set(1)
-        self.requests = Counter(
-            "cardledger_http_requests",
-            "HTTP requests answered, by route and status",
-            ["method", "route", "status"],
-            registry=self.registry,
-        ).labels
-        self.latency = Histogram(
-            "cardledger_http_request_seconds",
-            "Time from a request's arrival to its answer's start, by route",
-            ["method", "route"],
-            buckets=LATENCY_BUCKETS,
-            registry=self.registry,
-        ).labels
-        self.problems = Counter(
-            "cardledger_problems",
-            "Problem answers by stable code: rule refusals, bad input, limits, store failures",
-            ["status", "code"],
-            registry=self.registry,
-        ).labels
+        self.requests = Children(
+            Counter(
+                "cardledger_http_requests",
+                "HTTP requests answered, by route and status",
+                ["method", "route", "status"],
+                registry=self.registry,
+            )
+        )
+        self.latency = Children(
+            Histogram(
+                "cardledger_http_request_seconds",
+                "Time from a request's arrival to its answer's start, by route",
+                ["method", "route"],
+                buckets=LATENCY_BUCKETS,
+                registry=self.registry,
+            )
+        )
+        self.problems = Children(
+            Counter(
+                "cardledger_problems",
+                "Problem answers by stable code: rule refusals, bad input, limits, store failures",
+                ["status", "code"],
+                registry=self.registry,
+            )
+        )
         self.held = Gauge(
             "cardledger_held",
             "What this process holds now (games in memory, followed games)",
             ["what"],
             registry=self.registry,
         ).labels
+        for collector in collectors:
+            self.registry.register(collector)
 
     def text(self) -> bytes:
         return generate_latest(self.registry)
@@ -77,8 +90,8 @@ def measured(app: ASGIApp, metrics: Metrics) -> ASGIApp:
             if message["type"] == "http.response.start":
                 status[0] = message["status"]
                 method, route = str(scope.get("method", "")), route_of(scope)
-                metrics.latency(method=method, route=route).observe(time.perf_counter() - started)
-                metrics.requests(method=method, route=route, status=str(status[0])).inc()
+                metrics.latency(method, route).observe(time.perf_counter() - started)
+                metrics.requests(method, route, str(status[0])).inc()
             await send(message)
 
         await app(scope, receive, sending)

@@ -4,14 +4,16 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from litestar import Controller, Request, get, post
+from litestar import Controller, Request, Response, get, post
 from litestar.datastructures import State
 from litestar.params import QueryParameter, RawBody
 
 from projections.lobby import LobbyEntry
+from service.background.read_model_tables import LobbyPlace
 from service.http.bodies import CreatePlayer, decode_body
-from service.http.callers import MAX_OFFSET, ledger, player
+from service.http.callers import ledger, player
 from service.http.game_reads import MAX_PAGE, checked_status
+from service.http.paging import Cursor, Cursors
 from service.results import RegisteredPlayer
 
 
@@ -33,7 +35,7 @@ class PlayerController(Controller):
     @get(
         "/me/games",
         operation_id="listMyGames",
-        summary="The games you sit at, newest first, a page at a time (limit, offset)",
+        summary="The games you sit at, newest first, a page at a time (limit, cursor)",
         sync_to_thread=True,
     )
     def my_games(
@@ -42,9 +44,11 @@ class PlayerController(Controller):
         state: State,
         status: Annotated[str | None, QueryParameter(required=False)] = None,
         limit: Annotated[int, QueryParameter(ge=1, le=MAX_PAGE)] = 100,
-        offset: Annotated[int, QueryParameter(ge=0, le=MAX_OFFSET)] = 0,
-    ) -> list[LobbyEntry]:
+        cursor: Cursor = None,
+    ) -> Response[list[LobbyEntry]]:
         who = player(request, state)
-        return ledger(state).games_of(
-            who, status=checked_status(status), limit=limit, offset=offset
-        )
+        status = checked_status(status)
+        cursors = Cursors(state, "my_games", player=who.player_id, status=status)
+        after = cursors.place(cursor, LobbyPlace)
+        page = ledger(state).games_of(who, status=status, limit=limit, after=after)
+        return cursors.answer(request, page)

@@ -47,7 +47,7 @@ def problem(
 ) -> Response[Any]:
     metrics = getattr(request.app.state, "metrics", None)
     if metrics is not None:
-        metrics.problems(status=str(status), code=code).inc()
+        metrics.problems(str(status), code).inc()
     body = {
         "type": f"urn:cardledger:problem:{code}",
         "title": HTTPStatus(status).phrase,

@@ -111,6 +111,11 @@ class Feeds:
         """How many games someone follows here now."""
         return len(self._feeds)
 
+    def streams(self) -> int:
+        """How many streams follow a game here now (each stream follows one, once)."""
+        with self._lock:
+            return sum(self._followers.values())
+
     def follow(self, aggregate: GameAggregate) -> tuple[Feed, asyncio.Event]:
         """Start following (from the event loop); ``aggregate`` is the game as just loaded."""
         event = asyncio.Event()

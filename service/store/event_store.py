@@ -14,6 +14,7 @@ from domain.aggregate import Recorded
 from service.store.mapper import GAME_EVENT_TYPES, EnvelopeMapper
 from service.store.postgres import HorizonRecorder, LedgerPostgresFactory, schema_lock
 from service.store.sqlite import BatchingRecorder, LedgerSQLiteFactory
+from service.store.troubles import Troubles
 
 T = TypeVar("T")
 GAME_TOPICS = tuple(GAME_EVENT_TYPES)
@@ -51,6 +52,14 @@ class Store(Application[UUID]):
         assert isinstance(recorder, HorizonRecorder | BatchingRecorder)
         return recorder
 
+    def report_to(self, troubles: Troubles) -> None:
+        """From now on, tell ``troubles`` of failed calls and of waits retried."""
+        recorder = self.writer
+        if isinstance(recorder, HorizonRecorder):
+            recorder.troubles = troubles
+        else:
+            recorder.writer.troubles = troubles
+
     @property
     def channel(self) -> str | None:
         """The channel other processes are woken on (PostgreSQL only)."""
@@ -80,6 +89,15 @@ class Store(Application[UUID]):
                 after, limit, topics=GAME_TOPICS, inclusive_of_start=False
             )
         )
+
+    def game_events_after(self, after: int, most: int) -> int:
+        """How many game events the log holds past a position (counted up to ``most``)."""
+        return self.writer.count_notifications(after, GAME_TOPICS, most)
+
+    def first_game_event_after(self, after: int) -> Recorded | None:
+        """The game event a reader at this position takes next, if the log holds one yet."""
+        found = self.game_notifications(after, 1)
+        return self.decode(found[0]) if found else None
 
     def decode(self, notification: Notification) -> Recorded:
         recorded = self.mapper.to_domain_event(notification)

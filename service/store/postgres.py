@@ -38,6 +38,7 @@ from psycopg.sql import SQL, Identifier
 from psycopg_pool import PoolTimeout
 
 from service.store.ranges import version_range
+from service.store.troubles import UNHEARD, Troubles
 from service.store.watchdog import StatementTimeout, Watchdog
 
 log = logging.getLogger("cardledger.store")
@@ -59,6 +60,8 @@ class OutcomeUnknown(OperationalError):
 
 class HorizonRecorder(PostgresApplicationRecorder):
     """The library's application recorder with a lock-free insert and horizon-bounded reads."""
+
+    troubles: Troubles = UNHEARD
 
     def __init__(self, datastore: PostgresDatastore, *, events_table_name: str) -> None:
         super().__init__(datastore, events_table_name=events_table_name)
@@ -86,12 +89,15 @@ class HorizonRecorder(PostgresApplicationRecorder):
             with self.datastore.pool.connection() as connection, self.watchdog.watching(connection):
                 yield connection
         except PoolTimeout as error:  # no connection: nothing was sent
+            self.troubles.store_error("no_connection")
             raise OperationalError(str(error)) from error
         except (StatementTimeout, psycopg.OperationalError, psycopg.InterfaceError) as error:
+            self.troubles.store_error("outcome_unknown")
             raise OutcomeUnknown(str(error)) from error  # sent, maybe carried out
         except psycopg.IntegrityError as error:
-            raise IntegrityError(str(error)) from error
+            raise IntegrityError(str(error)) from error  # a version taken: the caller retries
         except psycopg.Error as error:
+            self.troubles.store_error("database_error")
             raise PersistenceError(str(error)) from error
 
     def _render(self, text: str) -> str:
@@ -208,6 +214,19 @@ class HorizonRecorder(PostgresApplicationRecorder):
             cursor.execute(SQL("SELECT MAX(notification_id) AS top FROM {}").format(self.table))
             row = cursor.fetchone()
             return None if row is None else row["top"]
+
+    def count_notifications(self, after: int, topics: Sequence[str], most: int) -> int:
+        """How many notifications of these topics are committed past ``after``, readable yet
+        or not (the horizon does not apply), counting no further than ``most``."""
+        statement = self._render(
+            "SELECT COUNT(*) AS past FROM (SELECT 1 FROM {table}"
+            " WHERE notification_id > %s AND topic = ANY(%s) LIMIT %s) AS counted"
+        )
+        with self.connection() as connection, connection.cursor() as cursor:
+            cursor.execute(statement, (after, list(topics), most))
+            row = cursor.fetchone()
+            assert row is not None
+            return int(row["past"])
 
     def ping(self) -> None:
         """A round trip to the database, or an error."""

@@ -27,6 +27,7 @@ from eventsourcing.persistence import (
 from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteDatastore, SQLiteFactory
 
 from service.store.ranges import version_range
+from service.store.troubles import UNHEARD, Troubles
 
 T = TypeVar("T")
 MAX_BATCH = 512  # pieces of work per transaction
@@ -54,6 +55,8 @@ class _Work(Generic[T]):
 
 class Writer:
     """The process's one SQLite writing connection and the thread that owns it."""
+
+    troubles: Troubles = UNHEARD
 
     def __init__(self, path: str, *, synchronous: str, busy_timeout: float) -> None:
         if synchronous not in SYNCHRONOUS_LEVELS:
@@ -154,6 +157,7 @@ class Writer:
             self._connection = self._connect()
         cursor = self._connection.cursor()
         give_up = time.monotonic() + self._busy_timeout
+        waited = False
         while True:
             try:
                 cursor.execute("BEGIN IMMEDIATE")
@@ -161,10 +165,16 @@ class Writer:
             except sqlite3.OperationalError as error:
                 if "locked" not in str(error) or time.monotonic() >= give_up:
                     raise
+                if not waited:  # once per transaction that had to wait, not per millisecond
+                    waited = True
+                    self.troubles.retry("write_lock_wait")
                 time.sleep(0.001)
 
     def _fail(self, batch: list[_Work[Any]], error: sqlite3.Error) -> None:
         """Nothing of the batch is durable: every piece hears so."""
+        self.troubles.store_error(
+            "write_lock_timeout" if "locked" in str(error) else "write_failed"
+        )
         if self._connection is not None and self._connection.in_transaction:
             try:
                 self._connection.rollback()
@@ -229,6 +239,18 @@ class BatchingRecorder(SQLiteApplicationRecorder):
             )
             for row in rows
         ]
+
+    def count_notifications(self, after: int, topics: Sequence[str], most: int) -> int:
+        """How many notifications of these topics are committed past ``after``, counting no
+        further than ``most``."""
+        marks = ",".join("?" * len(topics))
+        statement = (
+            f"SELECT COUNT(*) FROM (SELECT 1 FROM {self.events_table_name}"
+            f" WHERE rowid > ? AND topic IN ({marks}) LIMIT ?)"
+        )
+        with self.datastore.get_connection(commit=False) as connection:
+            cursor = connection.cursor().sqlite_cursor
+            return int(cursor.execute(statement, [after, *topics, most]).fetchone()[0])
 
     def ping(self) -> None:
         """A read of the file, or an error."""

@@ -120,7 +120,7 @@ def test_joins(world: World, body: Any) -> None:
         ["/games", "/leaderboard", "/games/{game}/events", "/games/{game}/replay"]
     ),
     params=st.dictionaries(
-        st.sampled_from(["status", "variant", "after", "limit", "offset", "perspective", "from"]),
+        st.sampled_from(["status", "variant", "after", "limit", "cursor", "perspective", "from"]),
         ODD_TEXT | NUMBERS.map(str),
         max_size=4,
     ),

@@ -2,7 +2,62 @@
 
 from __future__ import annotations
 
+import asyncio
+import sqlite3
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime, timedelta
+from typing import Any
+from uuid import UUID
+
+import msgspec
+import psycopg
+from litestar.testing import TestClient
+from prometheus_client.parser import text_string_to_metric_families
+from psycopg.sql import SQL
+
+from service.application import Cardledger
+from service.http.app import create_app
+from service.live import streams
+from service.live.listener import conninfo
+from service.settings import Settings
+from tests.api.test_concurrency import lockstep, race
 from tests.client import Api
+
+COMMANDS = "cardledger_commands_total"
+REFUSALS = "cardledger_command_refusals_total"
+LAG_EVENTS = "cardledger_projection_lag_events"
+LAG_SECONDS = "cardledger_projection_lag_seconds"
+
+
+class Scrape:
+    """One scrape of /metrics: its samples by name and labels (None: no such sample)."""
+
+    def __init__(self, api: Api) -> None:
+        response = api.client.get("/metrics")
+        assert response.status_code == 200
+        self.text = response.text
+        self.samples = {
+            (sample.name, frozenset(sample.labels.items())): sample.value
+            for family in text_string_to_metric_families(response.text)
+            for sample in family.samples
+        }
+
+    def __call__(self, name: str, **labels: str) -> float | None:
+        return self.samples.get((name, frozenset(labels.items())))
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = datetime(2026, 1, 1, tzinfo=UTC)
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
+def first_play(api: Api, game_id: str, seat: int) -> dict[str, Any]:
+    return next(c for c in api.view(game_id, seat)["legal_commands"] if c["type"] == "play")
 
 
 def test_metrics_count_requests_and_problems(api: Api) -> None:
@@ -18,3 +73,150 @@ def test_metrics_count_requests_and_problems(api: Api) -> None:
     assert 'route="/games/{game_id}/commands",status="409"' in text
     assert "cardledger_http_request_seconds_bucket" in text
     assert 'cardledger_held{what="games"}' in text
+
+
+def test_commands_are_counted_by_variant_command_and_outcome(api: Api) -> None:
+    game_id = api.started(2)
+    leader = api.view(game_id)["to_act"][0]
+    play = first_play(api, game_id, leader)
+    key = {"Idempotency-Key": "once"}
+    assert api.command(game_id, leader, play, **key).status_code == 200
+    assert api.command(game_id, leader, play, **key).status_code == 200  # its retry
+    assert api.command(game_id, leader, play).status_code == 409  # not_your_turn
+    assert api.command(game_id, leader, {"type": "dance"}).status_code == 422
+    chess = api.client.post("/games", json={"variant": "chess", "seats": 2}, headers=api.auth(0))
+    assert chess.status_code == 422
+    assert api.ledger.expire(UUID(game_id)) == 0  # open-hand has no deadline to apply
+
+    scraped = Scrape(api)
+    counted = {
+        ("open-hand", "create", "applied"): 1,
+        ("open-hand", "join", "applied"): 1,
+        ("open-hand", "play", "applied"): 1,
+        ("open-hand", "play", "replayed"): 1,
+        ("open-hand", "play", "refused"): 1,
+        ("open-hand", "unknown", "refused"): 1,
+        ("open-hand", "expire", "unchanged"): 1,
+        ("unknown", "create", "refused"): 1,
+    }
+    for (variant, command, outcome), count in counted.items():
+        labels = {"variant": variant, "command": command, "outcome": outcome}
+        assert scraped(COMMANDS, **labels) == count, labels
+    assert sum(v for (name, _), v in scraped.samples.items() if name == COMMANDS) == 8
+    assert scraped(REFUSALS, variant="open-hand", code="not_your_turn") == 1
+    assert scraped(REFUSALS, variant="open-hand", code="unknown_command") == 1
+    assert scraped(REFUSALS, variant="unknown", code="unknown_variant") == 1
+    assert scraped("cardledger_problems_total", status="409", code="not_your_turn") == 1
+
+
+def test_decisions_made_again_are_counted_as_retries(api: Api, settings: Settings) -> None:
+    game_id = api.started(3)
+    with lockstep(api.ledger, 2):
+        votes = race(
+            lambda: api.command(game_id, 1, {"type": "vote_cancel"}),
+            lambda: api.command(game_id, 2, {"type": "vote_cancel"}),
+        )
+    assert [vote.status_code for vote in votes] == [200, 200]
+
+    # Another process moves the game on: this one's copy is behind when the next seat plays.
+    leader = api.view(game_id)["to_act"][0]
+    play = first_play(api, game_id, leader)
+    elsewhere = Cardledger(settings)
+    try:
+        seats = [elsewhere.authenticate(token) for token in api.tokens]
+        elsewhere.send_command(seats[leader], UUID(game_id), play, idempotency=None, if_match=None)
+        after = msgspec.to_builtins(elsewhere.public_view(UUID(game_id)))
+        following = after["to_act"][0]
+        view = msgspec.to_builtins(elsewhere.game_view(seats[following], UUID(game_id)))
+    finally:
+        elsewhere.close()
+    reply = next(c for c in view["legal_commands"] if c["type"] == "play")
+    assert api.command(game_id, following, reply).status_code == 200
+
+    scraped = Scrape(api)
+    assert scraped("cardledger_retries_total", kind="version_conflict") == 1
+    assert scraped("cardledger_retries_total", kind="stale_copy") == 1
+    applied = {"variant": "open-hand", "outcome": "applied"}
+    assert scraped(COMMANDS, command="vote_cancel", **applied) == 2
+    assert scraped(COMMANDS, command="play", **applied) == 1  # the other process counts its own
+
+
+@contextmanager
+def writes_held_up(settings: Settings, ledger: Cardledger) -> Iterator[None]:
+    """Another connection holds what a write needs until the block ends: SQLite's write lock,
+    or a lock on PostgreSQL's events table (reads go on)."""
+    if settings.database_url is None:
+        other = sqlite3.connect(settings.data_dir / settings.sqlite_file, isolation_level=None)
+        other.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+        finally:
+            other.execute("ROLLBACK")
+            other.close()
+        return
+    with psycopg.connect(conninfo(settings.database_url)) as other:
+        other.execute(SQL("LOCK TABLE {} IN EXCLUSIVE MODE").format(ledger.store.writer.table))
+        try:
+            yield
+        finally:
+            other.rollback()
+
+
+def test_store_failures_are_counted_by_kind(settings: Settings) -> None:
+    brief = msgspec.structs.replace(settings, store_timeout=1)  # a write gives up in a second
+    ledger = Cardledger(brief)
+    with TestClient(create_app(brief, ledger)) as client:
+        api = Api(client, ledger)
+        game_id = api.started(2)
+        leader = api.view(game_id)["to_act"][0]
+        play = first_play(api, game_id, leader)
+        with writes_held_up(brief, ledger):
+            answer = api.command(game_id, leader, play)
+        assert (answer.status_code, answer.json()["code"]) == (503, "store_unavailable")
+        scraped = Scrape(api)
+    assert scraped(COMMANDS, variant="open-hand", command="play", outcome="failed") == 1
+    assert scraped("cardledger_problems_total", status="503", code="store_unavailable") == 1
+    errors = "cardledger_store_errors_total"
+    if brief.database_url is None:
+        assert (scraped(errors, kind="write_lock_timeout") or 0) >= 1
+        assert (scraped("cardledger_retries_total", kind="write_lock_wait") or 0) >= 1
+    else:  # the statement was sent and cut short: whether it took effect is unknown
+        assert (scraped(errors, kind="outcome_unknown") or 0) >= 1
+
+
+def test_open_live_streams_are_counted(api: Api) -> None:
+    game_id = api.started(2)
+
+    async def open_then_closed() -> tuple[float | None, float | None]:
+        stream = streams.game_stream(api.ledger, None, UUID(game_id), 0)
+        await anext(stream)  # its first event is out: the stream follows the game
+        open_now = Scrape(api)("cardledger_live_streams")
+        await stream.aclose()
+        return open_now, Scrape(api)("cardledger_live_streams")
+
+    assert Scrape(api)("cardledger_live_streams") == 0
+    assert asyncio.run(open_then_closed()) == (1, 0)
+
+
+def test_projection_lag_is_what_the_readers_have_yet_to_take(settings: Settings) -> None:
+    quiet = msgspec.structs.replace(settings, projector="external")  # read models move when told
+    clock = Clock()
+    ledger = Cardledger(quiet, clock=clock)
+    with TestClient(create_app(quiet, ledger)) as client:
+        api = Api(client, ledger)
+        game_id = api.started(2)
+        clock.now += timedelta(minutes=1)
+        behind = Scrape(api)
+        assert behind(LAG_EVENTS, reader="read_models") == api.view(game_id)["version"]
+        assert behind(LAG_SECONDS, reader="read_models") == 60  # since the game was created
+
+        ledger.read_models.catch_up()
+        caught_up = Scrape(api)
+        assert caught_up(LAG_EVENTS, reader="read_models") == 0
+        assert caught_up(LAG_SECONDS, reader="read_models") == 0
+
+        give_up = time.monotonic() + 30  # not a timing: a bound on waiting for the follower
+        while Scrape(api)(LAG_EVENTS, reader="log_follower") != 0:
+            assert time.monotonic() < give_up, "the log follower never caught up"
+            time.sleep(0.05)
+        assert Scrape(api)(LAG_SECONDS, reader="log_follower") == 0

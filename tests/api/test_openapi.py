@@ -78,6 +78,16 @@ def test_every_operation_is_named_and_documents_its_problems() -> None:
         assert "If-None-Match" in {p["name"] for p in operation(read)["parameters"]}
 
 
+def test_paged_operations_document_their_next_link() -> None:
+    for paged in ("listGames", "listMyGames", "getLeaderboard", "listEvents", "replayGame"):
+        assert "Link" in operation(paged)["responses"]["200"]["headers"], paged
+    for by_cursor in ("listGames", "listMyGames", "getLeaderboard"):
+        assert "cursor" in {p["name"] for p in operation(by_cursor)["parameters"]}
+        assert "offset" not in {p["name"] for p in operation(by_cursor)["parameters"]}
+        assert "invalid_cursor" in codes(by_cursor, 422)
+    assert "Link" not in operation("getView")["responses"]["200"]["headers"]
+
+
 # --- the codes: every one the source can raise is listed ---------------------------------------
 
 PASSED_ALONG = {  # where a code arrives as a variable: the constructors and the problem writer
@@ -164,7 +174,11 @@ def test_refusals_are_documented_for_their_operation(api: Api) -> None:
             client.get(f"/games/{game}/replay?perspective=full"),
             client.get(f"/games/{game}/replay?perspective=seat:9"),
         ],
-        "listGames": [client.get("/games?limit=0"), client.get("/games?status=over")],
+        "listGames": [
+            client.get("/games?limit=0"),
+            client.get("/games?status=over"),
+            client.get("/games?cursor=nope"),
+        ],
         "exportGame": [client.get(f"/games/{game}/export")],
         "getView": [client.get(f"/games/{game}/view", headers={"Authorization": "Bearer nope"})],
     }

@@ -1,4 +1,5 @@
-"""The lobby: native names, a page of games at a time, no reload of everything."""
+"""The lobby: native names, a page of games at a time by the Link to the next one, no reload
+of everything."""
 
 from __future__ import annotations
 
@@ -38,12 +39,23 @@ def test_the_lobby_pages_through_games_with_native_names(
     expect(page.locator("#newer")).to_be_enabled()
     second_page = rows.evaluate_all("rows => rows.map(r => r.dataset.gameId)")
     assert second_page and not set(second_page) & set(first_page)
+    # A game created now is newer than every page: page 2 stays as it is, page 1 shows it.
+    newest = http.post("/games", json=body, headers=finished.auth(1)).json()["game_id"]
+    page.evaluate("document.querySelector('#games table').dataset.drawn = 'before'")
+    page.click("#reload")
+    expect(page.locator("#games table[data-drawn]")).to_have_count(0)  # the refresh drew anew
+    assert rows.evaluate_all("rows => rows.map(r => r.dataset.gameId)") == second_page
+    page.click("#newer")
+    expect(page.locator("#page-label")).to_have_text("page 1")
+    expect(page.locator("#newer")).to_be_disabled()
+    expect(rows.first).to_have_attribute("data-game-id", newest)
     page.click("#status-tabs button[data-status=finished]")
     expect(page.locator(f"#games tr[data-game-id='{finished.game_id}']")).to_contain_text("心跳")
     expect(page.locator(f"#games tr[data-game-id='{finished.game_id}'] a")).to_have_text("replay")
     screenshot(page, "lobby")
     lobby_reads = [url for url in requests if url.startswith("/games?")]
-    assert lobby_reads and all("limit=16" in url for url in lobby_reads)
+    assert lobby_reads and all("limit=15" in url for url in lobby_reads)
+    assert any("cursor=" in url for url in lobby_reads)  # page 2 is where page 1's Link said
     assert len([url for url in requests if url.startswith("/leaderboard")]) == 1
     assert page.evaluate("document.querySelector('link[rel=icon]').href").endswith("favicon.svg")
     assert http.get("/favicon.ico").status_code == 200

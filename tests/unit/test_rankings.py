@@ -3,12 +3,13 @@ wins *and* points share one). Both use competition ranking: 1, 1, 3."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from domain.commands import PlayCard
 from domain.game import GameState, fold
+from projections.lobby import Result
 from projections.scoreboard import scoreboard
-from service.background.read_models import rank
+from service.background.read_model_tables import Tables
+from service.settings import Settings
+from service.store.event_store import Store
 from tests.rules.scenario import given, started, when
 
 # Trick by trick (seat 0 leads, each winner leads the next): a 2 takes each of the first four
@@ -55,38 +56,35 @@ def test_the_final_ranking_of_a_finished_game() -> None:
     assert [s.seat for s in board.ranking if s.winner] == [0, 2]
 
 
-def row(player: str, *, wins: int, points: int, games: int = 5) -> dict[str, Any]:
-    return {
-        "player_id": player,
-        "name": player.upper(),
-        "games": games,
-        "wins": wins,
-        "points": points,
-    }
-
-
-def leaderboard_ranks(rows: list[dict[str, Any]]) -> list[tuple[str, int]]:
-    return [(ranked.player_id, ranked.rank) for ranked in rank(rows)]
+def leaderboard_ranks(
+    rows: list[tuple[str, int, int, int]], *, lower_wins: bool = False
+) -> list[tuple[str, int]]:
+    """The ranks the read models' SQL gives players with these (player, wins, points, games),
+    counted in as finished games are: each a game, maybe a win, and its points."""
+    store = Store(env=Settings(in_memory=True).store_env())
+    tables = Tables(store)
+    results = [
+        Result(variant="open-hand", player_id=player, name=player, won=game < wins, points=scored)
+        for player, wins, points, games in rows
+        for game, scored in enumerate([points] + [0] * (games - 1))  # all its points in one
+    ]
+    store.transact(lambda cursor: tables.count(cursor, results))
+    board = tables.leaderboard("open-hand", lower_wins=lower_wins, limit=len(rows), after=None)
+    store.close()
+    return [(ranked.player_id, ranked.rank) for ranked in board.items]
 
 
 def test_equal_wins_with_different_points_do_not_tie() -> None:
-    # Ordered as the store gives them: wins first, then points (higher points win here).
-    rows = [row("a", wins=3, points=40), row("b", wins=3, points=35), row("c", wins=1, points=50)]
+    rows = [("a", 3, 40, 5), ("b", 3, 35, 5), ("c", 1, 50, 5)]
     assert leaderboard_ranks(rows) == [("a", 1), ("b", 2), ("c", 3)], "points must break the tie"
 
 
 def test_equal_wins_and_points_tie_whatever_the_games() -> None:
-    rows = [
-        row("a", wins=3, points=40),
-        row("b", wins=3, points=35, games=4),
-        row("c", wins=3, points=35, games=9),
-        row("d", wins=3, points=30),
-        row("e", wins=0, points=30),
-    ]
+    rows = [("a", 3, 40, 5), ("b", 3, 35, 4), ("c", 3, 35, 9), ("d", 3, 30, 5), ("e", 0, 30, 5)]
     assert leaderboard_ranks(rows) == [("a", 1), ("b", 2), ("c", 2), ("d", 4), ("e", 5)]
 
 
 def test_a_lower_score_wins_leaderboard_ties_the_same_way() -> None:
     # Points ascending within equal wins (Cancellation Hearts): the order decides, not the sign.
-    rows = [row("a", wins=2, points=10), row("b", wins=2, points=12), row("c", wins=2, points=12)]
-    assert leaderboard_ranks(rows) == [("a", 1), ("b", 2), ("c", 2)]
+    rows = [("a", 2, 10, 5), ("b", 2, 12, 5), ("c", 2, 12, 5)]
+    assert leaderboard_ranks(rows, lower_wins=True) == [("a", 1), ("b", 2), ("c", 2)]

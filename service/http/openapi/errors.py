@@ -21,6 +21,7 @@ from service.http.caching import Validator
 from service.http.callers import caller, player
 from service.http.limits import UNLIMITED
 from service.http.openapi.codes import CodeIndex, Refusal
+from service.http.paging import next_link
 from service.http.problems import HTTP_CODES
 from service.live.tickets import TicketBook
 
@@ -80,6 +81,13 @@ CACHE_HEADERS: dict[str, Any] = {
         "schema": {"type": "string"},
     },
 }
+LINK: dict[str, Any] = {
+    "description": 'The next page, while there is one: `<URL>; rel="next"`, the URL relative to'
+    " this server (this query with the next `cursor`, or for events and replay the next `after`"
+    " or `from`). Absent on the last page.",
+    "required": False,
+    "schema": {"type": "string"},
+}
 IF_NONE_MATCH: dict[str, Any] = {
     "name": "If-None-Match",
     "in": "header",
@@ -98,6 +106,7 @@ class OperationErrors:
     token: str  # "required", "optional" or "none"
     ticket: bool = False
     not_modified: bool = False
+    paged: bool = False
     problems: dict[int, set[str]] = field(default_factory=dict)
 
     def add(self, status: int, code: str) -> None:
@@ -133,6 +142,7 @@ def operation_errors(
         token=token,
         ticket=function_key(TicketBook.redeem) in reached,
         not_modified=function_key(Validator.__init__) in reached,  # its answer() may be 304
+        paged=function_key(next_link) in reached,
     )
     for refusal in index.refusals(root):
         found.add(refusal.status, refusal.code)
@@ -195,7 +205,8 @@ def security(errors: OperationErrors) -> list[dict[str, list[str]]] | None:
 
 
 def document_errors(schema: dict[str, Any], app: Litestar, index: CodeIndex) -> None:
-    """Security, problem answers and cache validators on every operation of the document."""
+    """Security, problem answers, cache validators and paging links on every operation of the
+    document."""
     components = schema.setdefault("components", {})
     components.setdefault("securitySchemes", {}).update(SECURITY_SCHEMES)
     components["schemas"]["ProblemCode"] = {
@@ -224,6 +235,8 @@ def document_errors(schema: dict[str, Any], app: Litestar, index: CodeIndex) -> 
         requirements = security(errors)
         if requirements is not None:
             operation["security"] = requirements
+        if errors.paged:
+            responses["200"].setdefault("headers", {})["Link"] = LINK
         if errors.not_modified:
             operation.setdefault("parameters", []).append(IF_NONE_MATCH)
             responses["200"].setdefault("headers", {}).update(CACHE_HEADERS)

@@ -26,6 +26,14 @@ export async function getJSON(url, token) {
   return answer(await fetch(url, { headers: headers(token) }));
 }
 
+// A page of a list, and the URL of the next page (its Link rel="next"; null on the last page).
+export async function getPage(url, token) {
+  const response = await fetch(url, { headers: headers(token) });
+  const body = await answer(response);
+  const next = (response.headers.get("link") || "").match(/<([^>]*)>\s*;\s*rel="?next"?/);
+  return { body, next: next ? next[1] : null };
+}
+
 export async function postJSON(url, body, token) {
   const init = { method: "POST", headers: headers(token, { "Content-Type": "application/json" }) };
   if (body !== undefined) init.body = JSON.stringify(body);

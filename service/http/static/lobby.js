@@ -1,6 +1,6 @@
 // The lobby: games a page at a time (newest first), the five games, one leaderboard at a time.
 
-import { getJSON } from "./api.js";
+import { getJSON, getPage } from "./api.js";
 import { clear, el } from "./dom.js";
 import { englishName, loadVariants, nativeName, problemWords } from "./names.js";
 
@@ -8,7 +8,9 @@ const PAGE = 15;
 const REFRESH_MS = 15000;
 const $ = (id) => document.getElementById(id);
 const STATUS_WORDS = { waiting: "waiting", active: "in play", finished: "finished", cancelled: "cancelled" };
-const state = { status: "", variant: "", offset: 0, shown: "" };
+// trail: the URL of each page from the first to the one shown (going back pops it); next: the
+// URL of the page after the one shown, from its Link header (null on the last page).
+const state = { status: "", variant: "", trail: [], next: null, shown: "" };
 
 function variantCell(variant) {
   const native = nativeName(variant);
@@ -47,37 +49,51 @@ function listTable(headers, rows, emptyText) {
   return el("div", "scroll", table);
 }
 
-function query() {
-  const params = new URLSearchParams({ limit: String(PAGE + 1), offset: String(state.offset) });
+function firstPage() {
+  const params = new URLSearchParams({ limit: String(PAGE) });
   if (state.status) params.set("status", state.status);
   if (state.variant) params.set("variant", state.variant);
   return `/games?${params}`;
 }
 
 async function showGames(force = false) {
-  let games;
+  const shown = state.trail.at(-1);
+  let page;
   try {
-    games = await getJSON(query());
+    page = await getPage(shown);
   } catch (error) {
     $("notice").hidden = false;
     $("notice").textContent = problemWords(error.problem);
     return;
   }
+  if (shown !== state.trail.at(-1)) return; // the reader moved on: the page now shown is asked for
+  const games = page.body;
+  state.next = page.next;
   $("notice").hidden = true;
-  const page = games.slice(0, PAGE);
-  const fingerprint = JSON.stringify(page);
-  $("older").disabled = games.length <= PAGE;
-  $("newer").disabled = state.offset === 0;
-  $("page-label").textContent = `page ${Math.floor(state.offset / PAGE) + 1}`;
+  const fingerprint = JSON.stringify(games);
+  $("older").disabled = !state.next;
+  $("newer").disabled = state.trail.length === 1;
+  $("page-label").textContent = `page ${state.trail.length}`;
   $("updated").textContent = `as of ${new Date().toLocaleTimeString()}`;
   if (!force && fingerprint === state.shown) return;
   state.shown = fingerprint;
-  const empty = state.offset ? "No older games." : "No games here yet.";
-  clear($("games"), listTable(["game", "players", "status", "scores", "winners", ""], page.map(gameRow), empty));
+  const empty = state.trail.length > 1 ? "No older games." : "No games here yet.";
+  clear($("games"), listTable(["game", "players", "status", "scores", "winners", ""], games.map(gameRow), empty));
 }
 
-function move(offset) {
-  state.offset = Math.max(0, offset);
+// The first page again (new filters), the next older page, or back to the page before.
+function restart() {
+  state.trail = [firstPage()];
+  showGames(true);
+}
+
+function older() {
+  if (state.next) state.trail.push(state.next);
+  showGames(true);
+}
+
+function newer() {
+  if (state.trail.length > 1) state.trail.pop();
   showGames(true);
 }
 
@@ -111,19 +127,20 @@ async function start() {
   }
   filter.onchange = () => {
     state.variant = filter.value;
-    move(0);
+    restart();
   };
   for (const button of $("status-tabs").querySelectorAll("button")) {
     button.onclick = () => {
       for (const other of $("status-tabs").querySelectorAll("button")) other.setAttribute("aria-pressed", String(other === button));
       state.status = button.dataset.status;
-      move(0);
+      restart();
     };
   }
-  $("newer").onclick = () => move(state.offset - PAGE);
-  $("older").onclick = () => move(state.offset + PAGE);
+  $("newer").onclick = newer;
+  $("older").onclick = older;
   $("reload").onclick = () => showGames(true);
   boardChoice.onchange = () => showLeaderboard();
+  state.trail = [firstPage()];
   await showGames(true);
   if (variants.length) await showLeaderboard();
   // One small page now and then, only while the tab is in view; never the whole lobby.
