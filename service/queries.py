@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import datetime
 from uuid import UUID
 
@@ -31,6 +32,30 @@ from service.store.games import Games
 LOBBY_LIMIT = 500
 
 
+@dataclass(frozen=True)
+class GameRead:
+    """One read of a game: the game as stored at that moment, who asks and the perspective
+    they get. An answer and its validator are made from the same read, so they always agree,
+    and the store is asked once."""
+
+    aggregate: GameAggregate
+    principal: Principal | None
+    viewer: Perspective
+    due: bool  # a deadline has passed that no event has applied yet (views count it)
+
+    @property
+    def version(self) -> int:
+        return self.aggregate.version
+
+    @property
+    def chain_head(self) -> str:
+        return self.aggregate.chain_head
+
+    @property
+    def over(self) -> bool:
+        return self.aggregate.state.over
+
+
 def expiry_due(aggregate: GameAggregate, now: datetime) -> bool:
     """Whether the game's running deadline has passed without an event applying it."""
     state = aggregate.state
@@ -50,64 +75,74 @@ class GameQueries:
     def load(self, game_id: UUID) -> GameAggregate:
         return self.games.fresh(game_id)
 
-    def game_view(self, principal: Principal | None, game_id: UUID) -> View:
+    def read(
+        self, principal: Principal | None, game_id: UUID, perspective: str | None = None
+    ) -> GameRead:
+        """The game as stored now and the perspective the caller gets: the requested one if it
+        is allowed (refused here, as the answer itself would be), else their own."""
         aggregate = self.load(game_id)
-        return self.view_of(aggregate, viewer_perspective(aggregate.state, principal))
+        state = aggregate.state
+        viewer = (
+            viewer_perspective(state, principal)
+            if perspective is None
+            else replay_perspective(state, principal, perspective)
+        )
+        return GameRead(aggregate, principal, viewer, expiry_due(aggregate, self.clock()))
+
+    def game_view(self, principal: Principal | None, game_id: UUID) -> View:
+        return self.view_in(self.read(principal, game_id))
 
     def public_view(self, game_id: UUID) -> View:
         return self.game_view(None, game_id)
 
+    def view_in(self, read: GameRead) -> View:
+        return self.view_of(read.aggregate, read.viewer)
+
     def events(
         self, principal: Principal | None, game_id: UUID, *, after: int, limit: int
     ) -> EventPage:
-        aggregate = self.load(game_id)
-        perspective = viewer_perspective(aggregate.state, principal)
-        recorded = self.recorded(game_id, after, min(aggregate.version, after + limit))
-        page = [event_out(event, perspective) for event in recorded]
+        return self.events_in(self.read(principal, game_id), after=after, limit=limit)
+
+    def events_in(self, read: GameRead, *, after: int, limit: int) -> EventPage:
+        aggregate = read.aggregate
+        recorded = self.recorded(aggregate.id, after, min(aggregate.version, after + limit))
+        page = [event_out(event, read.viewer) for event in recorded]
         return EventPage(
-            game_id=str(game_id),
+            game_id=str(aggregate.id),
             events=page,
             next_after=page[-1].version if page else after,
             head_version=aggregate.version,
         )
 
-    def audit(self, game_id: UUID) -> AuditReport:
+    def audit_in(self, read: GameRead) -> AuditReport:
         """The audit report; checks that need the secret seed stay pending until the game ends."""
-        aggregate = self.load(game_id)
-        return audit(str(game_id), self.recorded(game_id, 0, aggregate.version))
+        aggregate = read.aggregate
+        return audit(str(aggregate.id), self.recorded(aggregate.id, 0, aggregate.version))
 
-    def export(self, principal: Principal | None, game_id: UUID) -> Bundle:
+    def export_in(self, read: GameRead) -> Bundle:
         """The whole log, every secret included: once the game is over, or for the operator."""
-        aggregate = self.load(game_id)
+        aggregate, principal = read.aggregate, read.principal
         if not (aggregate.state.over or (principal is not None and principal.admin)):
             raise ApiError(409, "game_not_over", "a game can be exported once it is over")
-        recorded = self.recorded(game_id, 0, aggregate.version)
+        recorded = self.recorded(aggregate.id, 0, aggregate.version)
         return Bundle(
             format=BUNDLE_FORMAT,
-            game_id=str(game_id),
+            game_id=str(aggregate.id),
             variant=aggregate.state.variant,
             events=[event_out(event, FULL) for event in recorded],
         )
 
-    def replay(
-        self,
-        principal: Principal | None,
-        game_id: UUID,
-        *,
-        perspective: str,
-        start: int,
-        limit: int,
-        to: int | None = None,
+    def replay_in(
+        self, read: GameRead, *, perspective: str, start: int, limit: int, to: int | None = None
     ) -> ReplayPage:
         """Frames from ``start`` to ``to`` (the last event if None), at most ``limit`` of them,
-        as the perspective may see them."""
-        aggregate = self.load(game_id)
-        viewer = replay_perspective(aggregate.state, principal, perspective)
+        as the read's perspective (asked for as ``perspective``) may see them."""
+        aggregate = read.aggregate
         stop = min(aggregate.version, start + limit - 1, to or aggregate.version)
-        recorded = self.recorded(game_id, 0, stop)
-        page = list(frames(recorded, viewer, start, stop))
+        recorded = self.recorded(aggregate.id, 0, stop)
+        page = list(frames(recorded, read.viewer, start, stop))
         return ReplayPage(
-            game_id=str(game_id),
+            game_id=str(aggregate.id),
             perspective=perspective,
             frames=page,
             next_from=stop + 1 if stop < aggregate.version else None,
@@ -176,27 +211,6 @@ class GameQueries:
         self._read_your_writes()
         return self.read_models.games_of(
             principal.player_id, status=status, limit=limit, after=after
-        )
-
-    def freshness(
-        self, principal: Principal | None, game_id: UUID, perspective: str | None = None
-    ) -> tuple[Perspective, int, str, bool, bool]:
-        """What an answer about the game depends on: the perspective the caller gets (the
-        requested one, if allowed), the version and chain head, whether it is over, and
-        whether a deadline has passed that no event has applied yet (views count it)."""
-        aggregate = self.load(game_id)
-        state = aggregate.state
-        viewer = (
-            viewer_perspective(state, principal)
-            if perspective is None
-            else replay_perspective(state, principal, perspective)
-        )
-        return (
-            viewer,
-            aggregate.version,
-            aggregate.chain_head,
-            state.over,
-            expiry_due(aggregate, self.clock()),
         )
 
     def _read_your_writes(self) -> None:

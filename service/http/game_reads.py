@@ -25,6 +25,7 @@ from service.http.limits import StreamSlots
 from service.http.paging import next_link
 from service.live.streams import game_stream
 from service.numbers import whole_number
+from service.queries import GameRead
 from service.results import EventPage, ReplayPage
 
 GAME_STATUSES = ("waiting", "active", "finished", "cancelled")
@@ -60,12 +61,12 @@ def validator(
     game_id: UUID,
     *extra: object,
     perspective: str | None = None,
-) -> tuple[Principal | None, Validator]:
-    """Who asks, and the validator of the answer they get: the game's head, the perspective
-    they are entitled to (refused here as the answer itself would be), the query."""
-    who = caller(request, state, required=False)
-    viewer, version, head, over, due = ledger(state).freshness(who, game_id, perspective)
-    return who, Validator(version, head, viewer, due, request.url.path, *extra, over=over)
+) -> tuple[GameRead, Validator]:
+    """The game as the caller may read it now, and the validator of the answer made from that
+    read: the game's head, the perspective they get, the query."""
+    read = ledger(state).read(caller(request, state, required=False), game_id, perspective)
+    parts = (read.version, read.chain_head, read.viewer, read.due, request.url.path, *extra)
+    return read, Validator(*parts, over=read.over)
 
 
 class GameReads(Controller):
@@ -81,8 +82,8 @@ class GameReads(Controller):
     def summary(
         self, request: Request[Any, Any, Any], state: State, game_id: FromPath[UUID]
     ) -> Response[View]:
-        _, check = validator(request, state, game_id, perspective="public")
-        return check.answer(request, lambda: ledger(state).public_view(game_id))
+        read, check = validator(request, state, game_id, perspective="public")
+        return check.answer(request, lambda: ledger(state).view_in(read))
 
     @get(
         "/{game_id:uuid}/view",
@@ -93,8 +94,8 @@ class GameReads(Controller):
     def view(
         self, request: Request[Any, Any, Any], state: State, game_id: FromPath[UUID]
     ) -> Response[View]:
-        who, check = validator(request, state, game_id)
-        return check.answer(request, lambda: ledger(state).game_view(who, game_id))
+        read, check = validator(request, state, game_id)
+        return check.answer(request, lambda: ledger(state).view_in(read))
 
     @get(
         "/{game_id:uuid}/events",
@@ -110,10 +111,10 @@ class GameReads(Controller):
         after: Annotated[int, QueryParameter(ge=0, le=MAX_VERSION)] = 0,
         limit: Annotated[int, QueryParameter(ge=1, le=MAX_PAGE)] = 100,
     ) -> Response[EventPage]:
-        who, check = validator(request, state, game_id, after, limit)
+        read, check = validator(request, state, game_id, after, limit)
         return check.answer(
             request,
-            lambda: ledger(state).events(who, game_id, after=after, limit=limit),
+            lambda: ledger(state).events_in(read, after=after, limit=limit),
             lambda page: next_events(request, page),
         )
 
@@ -179,11 +180,11 @@ class GameReads(Controller):
     ) -> Response[ReplayPage]:
         if to is not None and to < start:
             raise ApiError(422, "invalid_range", "to is a version at or after from")
-        who, check = validator(request, state, game_id, start, to, limit, perspective=perspective)
+        read, check = validator(request, state, game_id, start, to, limit, perspective=perspective)
         return check.answer(
             request,
-            lambda: ledger(state).replay(
-                who, game_id, perspective=perspective, start=start, to=to, limit=limit
+            lambda: ledger(state).replay_in(
+                read, perspective=perspective, start=start, to=to, limit=limit
             ),
             lambda page: next_frames(request, page, to),
         )
@@ -197,8 +198,8 @@ class GameReads(Controller):
     def audit(
         self, request: Request[Any, Any, Any], state: State, game_id: FromPath[UUID]
     ) -> Response[AuditReport]:
-        _, check = validator(request, state, game_id, perspective="public")
-        return check.answer(request, lambda: ledger(state).audit(game_id))
+        read, check = validator(request, state, game_id, perspective="public")
+        return check.answer(request, lambda: ledger(state).audit_in(read))
 
     @get(
         "/{game_id:uuid}/export",
@@ -209,7 +210,7 @@ class GameReads(Controller):
     def export(
         self, request: Request[Any, Any, Any], state: State, game_id: FromPath[UUID]
     ) -> Response[Bundle]:
-        who, check = validator(request, state, game_id)
+        read, check = validator(request, state, game_id)
         if not check.over:
-            return Response(ledger(state).export(who, game_id))  # the operator's: it will grow
-        return check.answer(request, lambda: ledger(state).export(who, game_id))
+            return Response(ledger(state).export_in(read))  # the operator's: it will grow
+        return check.answer(request, lambda: ledger(state).export_in(read))

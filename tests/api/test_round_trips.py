@@ -13,6 +13,7 @@ from domain.errors import RuleViolation
 from service.application import Cardledger
 from service.settings import Settings
 from service.tools.local_games import play_one, seated
+from tests.client import Api
 
 
 @contextmanager
@@ -80,3 +81,27 @@ def test_a_stale_copy_is_caught_by_the_insert_and_decided_again(settings: Settin
     finally:
         first.close()
         second.close()
+
+
+def test_a_read_asks_the_store_once_for_the_game_and_its_validator(api: Api) -> None:
+    """The answer and its ETag come from one read of the game (they cannot disagree), and the
+    events a page shows are the only other query."""
+    game_id = api.started(2)
+    reads = {
+        f"/games/{game_id}": 1,
+        f"/games/{game_id}/view": 1,
+        f"/games/{game_id}/events": 2,
+        f"/games/{game_id}/replay": 2,
+        f"/games/{game_id}/audit": 2,
+    }
+    for path, selects in reads.items():
+        with counting(api.ledger) as counts:
+            answer = api.client.get(path, headers=api.auth(0))
+        assert answer.status_code == 200, path
+        assert counts == {"select_events": selects, "insert_events": 0}, path
+        with counting(api.ledger) as counts:
+            again = api.client.get(
+                path, headers={**api.auth(0), "If-None-Match": answer.headers["ETag"]}
+            )
+        assert again.status_code == 304, path
+        assert counts == {"select_events": 1, "insert_events": 0}, path
