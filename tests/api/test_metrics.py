@@ -13,11 +13,13 @@ from uuid import UUID
 
 import msgspec
 import psycopg
+import pytest
+from eventsourcing.persistence import IntegrityError
 from litestar.testing import TestClient
 from prometheus_client.parser import text_string_to_metric_families
 from psycopg.sql import SQL
 
-from service.application import Cardledger
+from service.application import MAX_ATTEMPTS, Cardledger
 from service.http.app import create_app
 from service.live import streams
 from service.live.listener import conninfo
@@ -139,6 +141,25 @@ def test_decisions_made_again_are_counted_as_retries(api: Api, settings: Setting
     applied = {"variant": "open-hand", "outcome": "applied"}
     assert scraped(COMMANDS, command="vote_cancel", **applied) == 2
     assert scraped(COMMANDS, command="play", **applied) == 1  # the other process counts its own
+
+
+def test_a_command_given_up_after_conflicts_is_counted_contended(
+    api: Api, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game_id = api.started(2)
+    leader = api.view(game_id)["to_act"][0]
+    play = first_play(api, game_id, leader)
+
+    def always_taken(*args: object, **kwargs: object) -> None:
+        raise IntegrityError("the version is taken")  # as if another writer always won
+
+    monkeypatch.setattr(api.ledger, "_save", always_taken)
+    answer = api.command(game_id, leader, play)
+    assert (answer.status_code, answer.json()["code"]) == (503, "too_much_contention")
+    scraped = Scrape(api)
+    contended = {"variant": "open-hand", "command": "play", "outcome": "contended"}
+    assert scraped(COMMANDS, **contended) == 1
+    assert scraped("cardledger_retries_total", kind="version_conflict") == MAX_ATTEMPTS
 
 
 @contextmanager
