@@ -18,13 +18,12 @@ from projections.replay import frames
 from projections.scoreboard import Scoreboard
 from projections.views import View, view
 from service.auth import Principal
-from service.background.read_model_tables import BoardPlace, LobbyPlace
 from service.background.read_models import ReadModels
 from service.bundle import FORMAT as BUNDLE_FORMAT
 from service.bundle import Bundle
 from service.errors import ApiError, not_found
 from service.perspectives import replay_perspective, viewer_perspective
-from service.results import EventPage, Leaderboard, Page, ReplayPage
+from service.results import BoardPlace, EventPage, Leaderboard, LobbyPlace, Page, ReplayPage
 from service.settings import Settings
 from service.store.event_store import Store
 from service.store.games import Games

@@ -41,6 +41,22 @@ class Page(msgspec.Struct, Generic[Item, Place], frozen=True, kw_only=True):
     next: Place | None
 
 
+class LobbyPlace(msgspec.Struct, frozen=True, array_like=True):
+    """Where a game stands in a list of games (newest first): a page starts after one."""
+
+    created_at: str  # as stored
+    game_id: str
+
+
+class BoardPlace(msgspec.Struct, frozen=True, array_like=True):
+    """Where a player stands on a leaderboard (best first): a page starts after one."""
+
+    wins: int
+    points: int
+    games: int
+    player_id: str
+
+
 class Leaderboard(msgspec.Struct, frozen=True, kw_only=True):
     variant: str
     rows: list[LeaderboardRow]

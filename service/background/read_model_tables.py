@@ -17,7 +17,7 @@ import msgspec
 
 from projections.lobby import LeaderboardRow, LobbyEntry, Result
 from projections.scoreboard import Scoreboard
-from service.results import Item, Page, Place
+from service.results import BoardPlace, Item, LobbyPlace, Page, Place
 from service.store.event_store import Store
 
 SCHEMA_VERSION = 3  # 2: each game's running deadline; 3: who sits at which game
@@ -35,22 +35,6 @@ class GameRow(msgspec.Struct, frozen=True, kw_only=True):
     deadline: str | None
     entry: str
     scoreboard: str
-
-
-class LobbyPlace(msgspec.Struct, frozen=True, array_like=True):
-    """Where a game stands in a list of games (newest first): a page starts after one."""
-
-    created_at: str  # as stored
-    game_id: str
-
-
-class BoardPlace(msgspec.Struct, frozen=True, array_like=True):
-    """Where a player stands on a leaderboard (best first): a page starts after one."""
-
-    wins: int
-    points: int
-    games: int
-    player_id: str
 
 
 class Tables:

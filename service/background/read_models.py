@@ -23,8 +23,8 @@ from domain.aggregate import GameAggregate, Recorded, project
 from domain.events import GameFinished
 from projections.lobby import LeaderboardRow, LobbyEntry, lobby_entry, results
 from projections.scoreboard import Scoreboard, scoreboard
-from service.background.read_model_tables import BoardPlace, GameRow, LobbyPlace, Tables
-from service.results import Page
+from service.background.read_model_tables import GameRow, Tables
+from service.results import BoardPlace, LobbyPlace, Page
 from service.store.event_store import Store
 
 BATCH = 500

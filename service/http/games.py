@@ -11,7 +11,6 @@ from litestar.datastructures import State
 from litestar.params import FromPath, QueryParameter, RawBody
 
 from projections.lobby import LobbyEntry
-from service.background.read_model_tables import LobbyPlace
 from service.http.bodies import CreateGame, JoinGame, decode_body, decode_json
 from service.http.callers import (
     IdempotencyKey,
@@ -24,7 +23,7 @@ from service.http.callers import (
 from service.http.game_reads import MAX_PAGE, checked_status
 from service.http.paging import Cursor, Cursors
 from service.live.tickets import StreamTicket
-from service.results import CommandResult
+from service.results import CommandResult, LobbyPlace
 
 
 class GameCommands(Controller):

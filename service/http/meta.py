@@ -10,14 +10,13 @@ from litestar.concurrency import sync_to_thread
 from litestar.datastructures import State
 from litestar.params import QueryParameter
 
-from service.background.read_model_tables import BoardPlace
 from service.errors import ApiError
 from service.http.bodies import Health, VariantInfo, variant_catalog
 from service.http.callers import ledger
 from service.http.metrics import CONTENT_TYPE as METRICS_TYPE
 from service.http.metrics import Metrics
 from service.http.paging import Cursor, Cursors
-from service.results import Leaderboard
+from service.results import BoardPlace, Leaderboard
 
 MAX_ROWS = 500
 READY_SECONDS = 0.8  # /ready answers within a second, whatever the store does

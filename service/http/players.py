@@ -9,12 +9,11 @@ from litestar.datastructures import State
 from litestar.params import QueryParameter, RawBody
 
 from projections.lobby import LobbyEntry
-from service.background.read_model_tables import LobbyPlace
 from service.http.bodies import CreatePlayer, decode_body
 from service.http.callers import ledger, player
 from service.http.game_reads import MAX_PAGE, checked_status
 from service.http.paging import Cursor, Cursors
-from service.results import RegisteredPlayer
+from service.results import LobbyPlace, RegisteredPlayer
 
 
 class PlayerController(Controller):
