@@ -311,10 +311,6 @@ class CodeIndex:
                         found.update(self.functions[target].returned)
         return found
 
-    def touches(self, roots: Iterable[str], package: str) -> bool:
-        """Whether the roots may run code of the package."""
-        return any(key.startswith(package + ".") for key in self.reachable(roots))
-
 
 @cache
 def code_index() -> CodeIndex:

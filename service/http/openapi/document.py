@@ -22,10 +22,9 @@ from service.http.bodies import CreateGame, CreatePlayer, JoinGame
 from service.http.game_reads import GAME_STATUSES
 from service.http.openapi.codes import code_index
 from service.http.openapi.errors import document_errors
-from service.http.openapi.variants import ref, split_by_variant, tag_constant, variant_schemas
+from service.http.openapi.variants import REF, ref, split_by_variant, tag_constant, variant_schemas
 from service.players import MAX_NAME
 
-REF = "#/components/schemas/{name}"
 CARD_PATTERN = r"^((10|[2-9JQKA])[SHDC]|BJ|RJ)$"
 SSE_EVENT: dict[str, Any] = {
     "description": "`event: event` (data: an EventOut, id: its version), `event: view` (data: a"

@@ -20,12 +20,12 @@ from litestar.handlers import HTTPRouteHandler
 from service.http.caching import Validator
 from service.http.callers import caller, player
 from service.http.limits import UNLIMITED
-from service.http.openapi.codes import CodeIndex, Refusal
+from service.http.openapi.codes import CodeIndex
+from service.http.openapi.variants import ref
 from service.http.paging import next_link
 from service.http.problems import HTTP_CODES
 from service.live.tickets import TicketBook
 
-REF = "#/components/schemas/{name}"
 BEARER = "bearer"
 TICKET = "streamTicket"
 SECURITY_SCHEMES: dict[str, Any] = {
@@ -155,7 +155,7 @@ def operation_errors(
         found.add(404, NO_ROUTE)  # /games/not-a-uuid matches no route at all
     if not any(path.startswith(tuple(UNLIMITED)) for path in handler.paths):
         found.add(429, RATE_LIMITED)
-    if index.touches(root, "service.store") or index.touches(root, "service.background"):
+    if any(key.startswith(("service.store.", "service.background.")) for key in reached):
         found.add(503, STORE_UNAVAILABLE)
     return found
 
@@ -182,7 +182,7 @@ def problem_response(status: int, codes: set[str]) -> dict[str, Any]:
         "content": {
             "application/problem+json": {
                 "schema": {
-                    "allOf": [{"$ref": REF.format(name="Problem")}],
+                    "allOf": [ref("Problem")],
                     "properties": {"code": {"type": "string", "enum": sorted(codes)}},
                 }
             }
@@ -215,9 +215,7 @@ def document_errors(schema: dict[str, Any], app: Litestar, index: CodeIndex) -> 
         "type": "string",
         "enum": every_code(index),
     }
-    components["schemas"]["Problem"]["properties"]["code"] = {
-        "$ref": REF.format(name="ProblemCode")
-    }
+    components["schemas"]["Problem"]["properties"]["code"] = ref("ProblemCode")
     operations = {
         op["operationId"]: op
         for item in schema.get("paths", {}).values()
@@ -244,11 +242,3 @@ def document_errors(schema: dict[str, Any], app: Litestar, index: CodeIndex) -> 
                 "description": "Not Modified: the `If-None-Match` ETag is still current.",
                 "headers": CACHE_HEADERS,
             }
-
-
-def refusals_by_operation(app: Litestar, index: CodeIndex) -> dict[str, set[Refusal]]:
-    """For tests: which refusals each operation's handler reaches."""
-    return {
-        operation_id: index.refusals([handler_key(handler)])
-        for operation_id, handler in route_handlers(app)
-    }

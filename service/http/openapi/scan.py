@@ -161,9 +161,10 @@ class Scanner(ast.NodeVisitor):
             self.visit(node.cause)
 
     def visit_Return(self, node: ast.Return) -> None:
-        if isinstance(node.value, ast.Call) and refusal_of(node.value, "") is not None:
-            found = refusal_of(node.value, self.function.key)
-            assert found is not None
+        found = (
+            refusal_of(node.value, self.function.key) if isinstance(node.value, ast.Call) else None
+        )
+        if found is not None:
             self.function.returned.append(found)
             return
         self.generic_visit(node)
