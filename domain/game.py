@@ -238,10 +238,9 @@ def _leave(state: GameState, seat: int, turn: Turn) -> list[Event]:
     judgement call ``vote-outweighs-forfeit`` (docs/rules)."""
     events: list[Event] = [PlayerLeft(seat=seat)]
     after = fold(state, events)
-    seated = [s for s in after.seats if not s.left]
-    if seated and all(s.voted_cancel for s in seated):
+    if _unanimous(after):
         return [*events, GameCancelled(by="vote", seed=state.seed or "")]
-    if len(seated) >= 2:
+    if sum(not s.left for s in after.seats) >= 2:
         events += state.rules.after_leave(after.table, seat, turn)
     return _finish_if_over(state, events)
 
@@ -250,10 +249,15 @@ def _vote_cancel(state: GameState, seat: int) -> list[Event]:
     if state.seats[seat].voted_cancel:
         raise RuleViolation("already_voted", "you have already voted to cancel")
     events: list[Event] = [CancelVoted(seat=seat)]
-    voted = fold(state, events)
-    if all(s.voted_cancel or s.left for s in voted.seats):
+    if _unanimous(fold(state, events)):
         events.append(GameCancelled(by="vote", seed=state.seed or ""))
     return events
+
+
+def _unanimous(state: GameState) -> bool:
+    """Every seat still at the table has voted to cancel (and one still is)."""
+    seated = [s for s in state.seats if not s.left]
+    return bool(seated) and all(s.voted_cancel for s in seated)
 
 
 def _finish_if_over(state: GameState, events: list[Event]) -> list[Event]:

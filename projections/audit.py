@@ -59,18 +59,19 @@ def audit(
     )
     # Over as soon as any event ends the game: whatever follows the end is for final_head to
     # refuse, never a reason to call a finished game pending.
-    over = _ending(events) is not None
-    if not (complete and over):
+    end = _ending(events)
+    over = end is not None
+    if end is None or not complete:
         reason = "the game is not over" if not over else "hidden values are redacted in this log"
         for name in ("seed_commitment", "decisions", "deals", "scores", "final_head"):
             checks.append(Check(name=name, status="pending", detail=f"pending: {reason}"))
     else:
-        checks.append(check_seed(events))
+        checks.append(check_seed(events, end))
         decisions, reproduced = check_decisions(game_id, events)
         checks.append(decisions)
         checks.append(check_deals(decisions, reproduced, events))
-        checks.append(check_scores(events))
-        checks.append(check_final_head(events))
+        checks.append(check_scores(events, end))
+        checks.append(check_final_head(events, end))
     statuses = {check.status for check in checks}
     verdict: Literal["valid", "invalid", "pending"] = (
         "invalid" if "fail" in statuses else "pending" if "pending" in statuses else "valid"
@@ -147,10 +148,9 @@ def check_receipt(events: Sequence[Recorded], version: int, head: str) -> Check:
     )
 
 
-def check_seed(events: Sequence[Recorded]) -> Check:
+def check_seed(events: Sequence[Recorded], end: int) -> Check:
+    """``end``: the index of the event that ends the game (as for the checks below)."""
     created = events[0].payload
-    end = _ending(events)
-    assert end is not None
     final = events[end].payload
     assert isinstance(created, GameCreated) and isinstance(final, GameFinished | GameCancelled)
     try:
@@ -285,9 +285,7 @@ def check_deals(decisions: Check, reproduced: Counter[str], events: Sequence[Rec
     )
 
 
-def check_scores(events: Sequence[Recorded]) -> Check:
-    end = _ending(events)
-    assert end is not None
+def check_scores(events: Sequence[Recorded], end: int) -> Check:
     final = events[end].payload
     if isinstance(final, GameCancelled):
         return Check(name="scores", status="pass", detail="cancelled: nothing is scored")
@@ -310,18 +308,14 @@ def check_scores(events: Sequence[Recorded]) -> Check:
     )
 
 
-def check_final_head(events: Sequence[Recorded]) -> Check:
-    ends = [
-        r.originator_version for r in events if isinstance(r.payload, GameFinished | GameCancelled)
-    ]
-    if ends != [events[-1].originator_version]:
-        return _fail(
-            "final_head", "events were appended after the game ended", ends[0] if ends else None
-        )
+def check_final_head(events: Sequence[Recorded], end: int) -> Check:
+    ending = events[end].originator_version
+    if end != len(events) - 1:
+        return _fail("final_head", "events were appended after the game ended", ending)
     return Check(
         name="final_head",
         status="pass",
-        detail=f"the game ends at event {ends[0]} with head {events[-1].hash[:12]}…",
+        detail=f"the game ends at event {ending} with head {events[-1].hash[:12]}…",
     )
 
 
