@@ -121,7 +121,7 @@ def test_a_pressure_expiry_takes_effect_at_its_deadline_and_chains() -> None:
     assert [e.round for e in events if isinstance(e, ChoiceTimedOut)] == [1, 2]
     # Noticed at the first deadline, the same expiry records the same events.
     early = game.expire(state, now=PRESSURE, version=100)
-    assert events[: len(early)] == early
+    assert early and events[: len(early)] == early
 
 
 def ouod_window() -> GameState:
