@@ -65,6 +65,8 @@ def test_a_live_game_is_followed_to_the_end(
         if BUSY[variant](table):
             break
         assert game.step(rng), "the game ended before a busy moment"
+    else:
+        pytest.fail("no busy moment in 400 moves")
     head = game.head()
     expect(page.locator("#version")).to_have_text(str(head))
     busy_check(page, variant, table)

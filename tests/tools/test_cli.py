@@ -97,9 +97,7 @@ def test_rebuild_shows_progress_on_a_terminal_only() -> None:
     summary = rebuild_with_progress(SlowReadModels(), 40, progress=terminal)  # type: ignore[arg-type]
     assert "rebuilding: notification 17 of 40" in terminal.getvalue()
     assert summary.startswith("rebuilt from position 0: 40 notifications applied, 3 games, 5 ")
-    models = SlowReadModels()
-    models.done.set()
-    rebuild_with_progress(models, 40, progress=pipe)  # type: ignore[arg-type]
+    rebuild_with_progress(SlowReadModels(), 40, progress=pipe)  # type: ignore[arg-type]
     assert pipe.getvalue() == ""
 
 

@@ -1,13 +1,6 @@
 // Cards drawn as cards: faces, backs, and their names in words.
 
 export const SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
-export const SUIT_NAMES = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
-const CODE = /^(10|[2-9JQKA])([SHDC])$|^(BJ|RJ)$/;
-
-export function isCard(value) {
-  return typeof value === "string" && CODE.test(value);
-}
-
 export function rankOf(code) {
   return code === "BJ" || code === "RJ" ? code : code.slice(0, -1);
 }

@@ -12,7 +12,7 @@ function list(names) {
   return names.slice(0, -1).join(", ") + " and " + names[names.length - 1];
 }
 
-function plural(count, word) {
+export function plural(count, word) {
   return `${count} ${word}${count === 1 ? "" : "s"}`;
 }
 

@@ -200,10 +200,11 @@ export function renderPlay(root, view, ctx) {
   const plays = multi.filter((c) => c.type === "play");
   if (plays.length) {
     const row = el("div", "chosen", "Selected: ", selected.length ? cardsLabel(selected) : "click cards in your hand, or pick a move below");
-    for (const command of selected.length ? selectionPlays(selected, plays) : []) {
+    const fits = selected.length ? selectionPlays(selected, plays) : [];
+    for (const command of fits) {
       row.append(" ", button(`Play ${combinationOf(command)}`, command, ctx, "primary"));
     }
-    if (selected.length && !selectionPlays(selected, plays).length) row.append(el("span", "hint", " — not a play you can make now"));
+    if (selected.length && !fits.length) row.append(el("span", "hint", " — not a play you can make now"));
     moves.append(row);
     const groups = new Map();
     for (const command of plays) {

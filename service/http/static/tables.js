@@ -2,6 +2,7 @@
 
 import { cardRow } from "./cards.js";
 import { countdown, el } from "./dom.js";
+import { plural } from "./events.js";
 import * as openHand from "./tables/open-hand.js";
 import * as heartbeat from "./tables/heartbeat.js";
 import * as doubleHeartbeat from "./tables/double-heartbeat.js";
@@ -44,7 +45,7 @@ function seatBox(view, seat, ctx, chosen) {
   const size = view.hand_sizes[seat] ?? 0;
   const hand = view.hands && view.hands[seat];
   const cards = el("div", "hand", cardRow(hand, { count: size, size: "tiny", limit: 10, more: false }), el("span", "count", `${size}`));
-  cards.title = `${size} card${size === 1 ? "" : "s"} in hand`;
+  cards.title = `${plural(size, "card")} in hand`;
   const unit = chosen.scoreUnit === undefined ? "points" : chosen.scoreUnit;
   const points = view.scores[seat];
   const score = el("span", "score", unit ? `${points} ${Math.abs(points) === 1 ? unit.replace(/s$/, "") : unit}` : "");
@@ -96,16 +97,13 @@ export function block(title, ...children) {
 
 export function playsRow(plays, who, { cancelled = [], winner = null } = {}) {
   const row = el("div", "plays");
-  const counts = {};
   for (const play of plays) {
     const spot = el("div", "play");
     spot.dataset.seat = play.seat;
     const cards = play.cards !== undefined ? play.cards : play.card ? [play.card] : [];
     const drawn = cards.length ? cardRow(cards, { size: "small" }) : el("span", "passed", "pass");
-    for (const node of drawn.querySelectorAll ? drawn.querySelectorAll(".card") : []) {
-      const code = node.dataset.card;
-      counts[code] = (counts[code] || 0) + 1;
-      if (cancelled.includes(code)) node.classList.add("cancelled");
+    for (const node of drawn.querySelectorAll(".card")) {
+      if (cancelled.includes(node.dataset.card)) node.classList.add("cancelled");
     }
     if (play.seat === winner) spot.classList.add("won");
     spot.append(drawn, el("span", "by", who(play.seat)));

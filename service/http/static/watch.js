@@ -30,7 +30,6 @@ const state = {
   stream: null,
   showing: 0,
   sending: false,
-  namesKnown: 0,
 };
 
 function who(seat) {
@@ -321,8 +320,10 @@ async function onLiveView(source, view) {
   if (source.perspective === state.perspective) state.frames.set(view.version, { version: view.version, event: last, view });
   if (state.me && source.perspective === `seat:${state.me.seat}`) state.me.view = view;
   else if (state.me) await identify();
-  if (names !== view.seats.length) perspectiveOptions();
-  if (names !== view.seats.length) renderLog($("log"), state.events, logContext(true));
+  if (names !== view.seats.length) {
+    perspectiveOptions();
+    renderLog($("log"), state.events, logContext(true));
+  }
   drawSoon();
 }
 
@@ -374,8 +375,7 @@ async function follow(on) {
   state.stream = source;
   if (state.head) {
     state.following = true;
-    await refresh();
-    await show(state.head);
+    await refresh(); // following: it shows the head
   }
 }
 
@@ -516,8 +516,7 @@ async function start() {
   renderMine();
   let wanted = state.perspective;
   if (wanted === "public" && state.me && state.me.seat !== null && !over()) wanted = `seat:${state.me.seat}`;
-  await setPerspective(wanted);
-  await show(state.head);
+  await setPerspective(wanted); // shows the head
   scheduleAudit();
   if (!over()) await follow(true);
 }

@@ -2,6 +2,7 @@
 
 import { cardRow } from "../cards.js";
 import { el } from "../dom.js";
+import { plural } from "../events.js";
 import { block, facts, playsRow } from "../tables.js";
 
 export const scoreUnit = "points";
@@ -64,7 +65,7 @@ export function center(view, ctx) {
     parts.push(trick);
     if (t.last_trick) {
       const last = t.last_trick;
-      const said = last.winner == null ? "nobody wins it: carried over" : `${ctx.who(last.winner)} takes it${last.points ? `, ${last.points} point${last.points === 1 ? "" : "s"}` : ""}`;
+      const said = last.winner == null ? "nobody wins it: carried over" : `${ctx.who(last.winner)} takes it${last.points ? `, ${plural(last.points, "point")}` : ""}`;
       parts.push(block(`Trick ${last.trick}: ${said}`, playsRow(last.plays, ctx.who, { cancelled: last.cancelled, winner: last.winner })));
     }
   }

@@ -3,7 +3,7 @@
 import { cardRow } from "../cards.js";
 import { el } from "../dom.js";
 import { combinationPhrase } from "../names.js";
-import { ordinal } from "../events.js";
+import { ordinal, plural } from "../events.js";
 import { block, facts, playsRow } from "../tables.js";
 
 export const scoreUnit = "points";
@@ -63,7 +63,7 @@ export function center(view, ctx) {
     ["alliances", alliances || "none"],
     ["betrayals", betrayed || null],
     ["finishing order", order || null],
-    ["buried", bury ? el("span", "", bury, ` ${t.buried_count} card${t.buried_count === 1 ? "" : "s"}`) : null],
+    ["buried", bury ? el("span", "", bury, ` ${plural(t.buried_count, "card")}`) : null],
   ]));
   if (t.results.length) {
     const table = el("table", "rounds");
