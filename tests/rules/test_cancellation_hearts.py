@@ -34,8 +34,8 @@ from tests.rules.scenario import (
     created,
     given,
     play_out,
+    refused,
     refused_creation,
-    when,
 )
 
 VARIANT = "cancellation-hearts"
@@ -98,12 +98,6 @@ def play(card: str) -> PlayCard:
 
 def plays(state: GameState, *moves: tuple[int, str]) -> tuple[GameState, list[Event]]:
     return play_out(state, [(seat, play(card)) for seat, card in moves])
-
-
-def refused(state: GameState, seat: int, command: Command) -> RuleViolation:
-    with pytest.raises(RuleViolation) as error:
-        when(state, seat, command)
-    return error.value
 
 
 def of_type(events: list[Event], kind: type[Event]) -> list[Any]:

@@ -48,8 +48,8 @@ from tests.rules.scenario import (
     created,
     given,
     play_out,
+    refused,
     refused_creation,
-    when,
 )
 
 V = "double-heartbeat"
@@ -71,12 +71,6 @@ def deal(hands: list[str], *, dealer: int = 0, options: dict[str, Any] | None = 
 
 def play(cards: str, combination: str | None = None) -> PlayCombination:
     return PlayCombination(cards=cards.split(), combination=combination)  # type: ignore[arg-type]
-
-
-def refused(state: GameState, seat: int, command: Command) -> RuleViolation:
-    with pytest.raises(RuleViolation) as error:
-        when(state, seat, command)
-    return error.value
 
 
 def view(state: GameState, perspective: Perspective = PUBLIC) -> Any:

@@ -45,7 +45,17 @@ from domain.variants.one_up_one_down.messages import (
 )
 from domain.variants.one_up_one_down.rules import OneUpOneDown
 from projections.views import view
-from tests.rules.scenario import NOW, SEED, created, given, play_out, player, refused_creation, when
+from tests.rules.scenario import (
+    NOW,
+    SEED,
+    created,
+    given,
+    play_out,
+    player,
+    refused,
+    refused_creation,
+    when,
+)
 
 VARIANT = "one-up-one-down"
 
@@ -73,12 +83,6 @@ def up(card: str) -> PlayUp:
 
 def down(card: str, declared: str = "3") -> PlayDown:
     return PlayDown(card=card, declared=declared)
-
-
-def refused(state, seat: int, command) -> RuleViolation:
-    with pytest.raises(RuleViolation) as caught:
-        when(state, seat, command)
-    return caught.value
 
 
 def to_act(state) -> tuple[int, ...]:
