@@ -84,14 +84,12 @@ def measured(app: ASGIApp, metrics: Metrics) -> ASGIApp:
             await app(scope, receive, send)
             return
         started = time.perf_counter()
-        status = [500]
 
         async def sending(message: Message) -> None:
             if message["type"] == "http.response.start":
-                status[0] = message["status"]
                 method, route = str(scope.get("method", "")), route_of(scope)
                 metrics.latency(method, route).observe(time.perf_counter() - started)
-                metrics.requests(method, route, str(status[0])).inc()
+                metrics.requests(method, route, str(message["status"])).inc()
             await send(message)
 
         await app(scope, receive, sending)

@@ -41,12 +41,8 @@ def race_for_seats(base: str, rounds: int) -> int:
             )
             seated = [a for a in answers if a.status_code == 200]
             refused = [a for a in answers if a.status_code != 200]
-            wrong += len(seated) != SEATS - 1
-            wrong += sum(
-                a.status_code != 409
-                or a.json()["code"] not in ("game_full", "game_already_started")
-                for a in refused
-            )
+            wrong += sorted(a.json()["seat"] for a in seated) != list(range(1, SEATS))
+            wrong += sum(a.status_code != 409 or a.json()["code"] not in FULL for a in refused)
             public = http.get(f"/games/{game_id}").json()
             wrong += public["status"] != "active" or len(public["seats"]) != SEATS
             events = http.get(f"/games/{game_id}/events").json()["events"]
