@@ -7,9 +7,11 @@ Hands are tuples of codes; a double deck makes them multisets.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
-from domain.errors import invalid
+from domain.errors import Failure, invalid
+
+REFUSALS: Mapping[str, Failure] = {"unknown_card": Failure.INVALID}  # check_card_code
 
 RANKS: tuple[str, ...] = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 SUITS: tuple[str, ...] = ("S", "H", "D", "C")

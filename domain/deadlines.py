@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime, timedelta
 
-from domain.errors import RuleViolation
+from domain.errors import Failure, RuleViolation
+
+REFUSALS: Mapping[str, Failure] = {"deadline_passed": Failure.CONFLICT}  # check_in_time
 
 
 def deadline_after(now: datetime, seconds: int) -> datetime | None:

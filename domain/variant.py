@@ -7,7 +7,7 @@ shared lifecycle in ``domain.game`` (seats, start, leaving, cancelling, finishin
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any, ClassVar, Generic, TypeVar
 
@@ -15,9 +15,10 @@ import msgspec
 
 from domain.choices import Choice, first_command
 from domain.commands import Command
+from domain.errors import Failure
 from domain.events import Event, Secret
 from domain.fairness import RandomStream
-from domain.perspective import Perspective
+from domain.perspective import Perspective, shown
 
 Table = TypeVar("Table")
 Opts = TypeVar("Opts", bound=msgspec.Struct)
@@ -83,6 +84,11 @@ class Variant(ABC, Generic[Table, Opts]):
     """Events that start a deadline, each recording it in a ``deadline`` field: the table's
     deadline is always the one the latest of them set, or None."""
     lower_score_wins: ClassVar[bool] = False
+    refusals: ClassVar[Mapping[str, Failure]]
+    """Every stable code a RuleViolation of this variant's rules can carry, with its kind of
+    failure: the codes its own modules raise and those of the shared helpers it calls
+    (``domain.cards.REFUSALS``...). The lifecycle's and command parsing's are apart
+    (``domain.game.REFUSALS``, ``domain.commands.REFUSALS``); a test holds all to the source."""
 
     @property
     def rules_url(self) -> str:
@@ -164,8 +170,15 @@ class Variant(ABC, Generic[Table, Opts]):
         still at the table may be among the winners."""
 
     @abstractmethod
+    def table_view(self, table: Table) -> msgspec.Struct:
+        """The variant's table state as served, built once for every perspective: a value only
+        some may see is marked with ``domain.perspective.hidden`` (one owner's) or ``own`` (each
+        seat's own entry), never chosen here."""
+
     def public_table(self, table: Table, perspective: Perspective) -> msgspec.Struct:
-        """The variant's table state as the perspective may see it."""
+        """The variant's table state as the perspective may see it: ``table_view`` opened by
+        the one rule of ``domain.perspective.shown``."""
+        return shown(self.table_view(table), perspective)
 
     def deadline(self, table: Table) -> datetime | None:
         """When the server will act if nobody does (None: no timer running)."""

@@ -27,8 +27,8 @@ from domain.events import (
     Secret,
 )
 from domain.perspective import FULL, PUBLIC, Perspective
-from domain.variants.cancellation_hearts import (
-    CancellationHearts,
+from domain.variants.cancellation_hearts import CancellationHearts
+from domain.variants.cancellation_hearts.messages import (
     CancellationHeartsOptions,
     CardsPassed,
     MoonShot,

@@ -17,7 +17,7 @@ from domain.cards import JOKERS, rank, standard_deck
 from domain.events import GameCreated, HandDealt, SeatTaken
 from domain.fairness import RandomStream
 from domain.perspective import FULL, PUBLIC, Perspective
-from domain.variants.heartbeat import (
+from domain.variants.heartbeat.messages import (
     CardChosen,
     CardShown,
     ChoicesRevealed,

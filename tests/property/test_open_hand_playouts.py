@@ -10,7 +10,8 @@ import pytest
 from domain.cards import standard_deck
 from domain.events import CardPlayed, HandDealt, TrickWon
 from domain.perspective import FULL, PUBLIC, Perspective
-from domain.variants.open_hand import FirstLeaderChosen, strength
+from domain.variants.open_hand.messages import FirstLeaderChosen
+from domain.variants.open_hand.rules import strength
 from tests.property.playouts import card_tokens, games_per_test, play, replayed, served_json
 
 CHUNKS = 4

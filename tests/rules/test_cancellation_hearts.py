@@ -17,8 +17,8 @@ from domain.fairness import RandomStream
 from domain.game import GameState
 from domain.perspective import PUBLIC, Perspective, redact
 from domain.variant import Turn
-from domain.variants.cancellation_hearts import (
-    CancellationHearts,
+from domain.variants.cancellation_hearts import CancellationHearts
+from domain.variants.cancellation_hearts.messages import (
     CardsPassed,
     ChooseMoon,
     MoonShot,

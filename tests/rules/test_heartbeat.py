@@ -18,19 +18,19 @@ from domain.game import GameState
 from domain.perspective import FULL, PUBLIC, Perspective, redact
 from domain.turns import Play
 from domain.variant import Turn
-from domain.variants.heartbeat import (
+from domain.variants.heartbeat import Heartbeat
+from domain.variants.heartbeat.messages import (
     CardChosen,
     CardShown,
     ChoicesRevealed,
     ChoiceTimedOut,
     ChooseCard,
-    Heartbeat,
     RevealCard,
     RoundScored,
     TempoCardFlipped,
     TempoDeckShuffled,
-    card_value,
 )
+from domain.variants.heartbeat.table import card_value
 from projections.views import view
 from tests.rules.scenario import NOW, SEED, given, player, refused_creation, started
 

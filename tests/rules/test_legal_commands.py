@@ -26,7 +26,8 @@ from domain.commands import Command, PlayCard, parse_command
 from domain.events import GameStarted, HandDealt, Secret
 from domain.game import GameState
 from domain.perspective import Perspective
-from domain.variants.cancellation_hearts import CancellationHearts, PassCards
+from domain.variants.cancellation_hearts import CancellationHearts
+from domain.variants.cancellation_hearts.messages import PassCards
 from domain.variants.double_heartbeat import DoubleHeartbeat
 from domain.variants.double_heartbeat.combinations import classify, read
 from domain.variants.double_heartbeat.messages import BuryCards, PassTurn, PlayCombination

@@ -24,7 +24,7 @@ from domain.events import (
 from domain.game import GameState
 from domain.perspective import PUBLIC, Perspective
 from domain.variants import VARIANTS
-from domain.variants.heartbeat import (
+from domain.variants.heartbeat.messages import (
     ChoicesRevealed,
     ChoiceTimedOut,
     ChooseCard,
@@ -41,7 +41,7 @@ from domain.variants.one_up_one_down.messages import (
     PlayDown,
     PlayUp,
 )
-from domain.variants.open_hand import FirstLeaderChosen
+from domain.variants.open_hand.messages import FirstLeaderChosen
 from projections.lobby import lobby_entry, results
 from projections.scoreboard import scoreboard
 from projections.views import view

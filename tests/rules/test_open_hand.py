@@ -12,7 +12,9 @@ from domain.events import CardPlayed, GameCancelled, GameFinished, PlayerLeft, T
 from domain.fairness import RandomStream
 from domain.perspective import PUBLIC, Perspective
 from domain.variant import Turn
-from domain.variants.open_hand import FirstLeaderChosen, OpenHand, strength
+from domain.variants.open_hand import OpenHand
+from domain.variants.open_hand.messages import FirstLeaderChosen
+from domain.variants.open_hand.rules import strength
 from tests.rules.scenario import NOW, SEED, given, play_out, player, refused_creation, started, when
 
 HANDS = [

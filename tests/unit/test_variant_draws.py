@@ -12,9 +12,9 @@ from domain import game
 from domain.events import Event, HandDealt
 from domain.game import GameState
 from domain.variants.double_heartbeat.messages import FirstDealerDrawn
-from domain.variants.heartbeat import ChoiceTimedOut, ChooseCard, TempoDeckShuffled
+from domain.variants.heartbeat.messages import ChoiceTimedOut, ChooseCard, TempoDeckShuffled
 from domain.variants.one_up_one_down.messages import FirstPlayerDrawn
-from domain.variants.open_hand import FirstLeaderChosen
+from domain.variants.open_hand.messages import FirstLeaderChosen
 from tests.unit.test_fairness import reference_words
 
 SEED = bytes(range(32))

@@ -1,27 +1,5 @@
 """Cancellation Hearts (RULES.md §4)."""
 
-from domain.variants.cancellation_hearts.model import (
-    CancellationHeartsOptions,
-    CancellationHeartsTable,
-    CardsPassed,
-    ChooseMoon,
-    MoonShot,
-    PassCards,
-    PassesDelivered,
-    PenaltiesScored,
-    TrickResolved,
-)
-from domain.variants.cancellation_hearts.variant import CancellationHearts
+from domain.variants.cancellation_hearts.rules import CancellationHearts
 
-__all__ = [
-    "CancellationHearts",
-    "CancellationHeartsOptions",
-    "CancellationHeartsTable",
-    "CardsPassed",
-    "ChooseMoon",
-    "MoonShot",
-    "PassCards",
-    "PassesDelivered",
-    "PenaltiesScored",
-    "TrickResolved",
-]
+__all__ = ["CancellationHearts"]

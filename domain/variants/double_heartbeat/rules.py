@@ -38,7 +38,6 @@ from domain.choices import Choice, choice
 from domain.commands import Command
 from domain.errors import RuleViolation, invalid
 from domain.events import Event, HandDealt, PlayerLeft, TrickWon
-from domain.perspective import Perspective
 from domain.turns import rotation
 from domain.variant import Outcome, ScoreRow, Turn, Variant
 from domain.variants.double_heartbeat import table as tables
@@ -66,7 +65,7 @@ from domain.variants.double_heartbeat.messages import (
     TurnPassed,
 )
 from domain.variants.double_heartbeat.table import DECK_SIZE, DoubleHeartbeatTable, surplus
-from domain.variants.double_heartbeat.view import public_view
+from domain.variants.double_heartbeat.view import DoubleHeartbeatView, table_view
 
 FIRST_PLACE, SECOND_PLACE, ALLIED_FINISH, LAST_PLACE = 10, 5, 10, -5
 
@@ -307,8 +306,8 @@ class DoubleHeartbeat(Variant[DoubleHeartbeatTable, DoubleHeartbeatOptions]):
         winners = tuple(seat for seat in seated if table.totals[seat] == best)
         return Outcome(scores=table.totals, winners=winners)
 
-    def public_table(self, table: Table, perspective: Perspective) -> msgspec.Struct:
-        return public_view(table, perspective)
+    def table_view(self, table: Table) -> DoubleHeartbeatView:
+        return table_view(table)
 
 
 def _move(candidate: Candidate) -> Command | Choice:

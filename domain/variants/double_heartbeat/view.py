@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import msgspec
 
-from domain.perspective import Perspective
+from domain.perspective import hidden
 from domain.variants.double_heartbeat.combinations import Kind
 from domain.variants.double_heartbeat.messages import DoubleHeartbeatOptions
 from domain.variants.double_heartbeat.table import Action, DoubleHeartbeatTable, HandResult
@@ -42,7 +42,7 @@ class DoubleHeartbeatView(msgspec.Struct, frozen=True, kw_only=True):
     results: tuple[HandResult, ...]
 
 
-def public_view(table: DoubleHeartbeatTable, perspective: Perspective) -> DoubleHeartbeatView:
+def table_view(table: DoubleHeartbeatTable) -> DoubleHeartbeatView:
     top = table.top
     return DoubleHeartbeatView(
         options=table.options,
@@ -71,7 +71,7 @@ def public_view(table: DoubleHeartbeatTable, perspective: Perspective) -> Double
         allies=table.allies,
         alliances=table.alliances(),
         buried_count=len(table.buried),
-        buried=table.buried if perspective.sees(table.dealer) else None,
+        buried=hidden(table.dealer, table.buried),
         discards=table.discards,
         results=table.results,
     )

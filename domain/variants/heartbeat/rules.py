@@ -18,21 +18,23 @@ Judgement calls (named in docs/rules/heartbeat.md, each cited by a test):
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
-from typing import ClassVar, Literal
+from typing import ClassVar
 
 import msgspec
 
+from domain.cards import REFUSALS as CARD_REFUSALS
 from domain.cards import check_card_code, standard_deck
 from domain.choices import Choice
 from domain.commands import Command
+from domain.deadlines import REFUSALS as DEADLINE_REFUSALS
 from domain.deadlines import check_in_time, deadline_after
-from domain.errors import RuleViolation
+from domain.errors import Failure, RuleViolation
 from domain.events import Event, HandDealt, PlayerLeft
-from domain.perspective import Perspective
 from domain.turns import Play
 from domain.variant import Outcome, ScoreRow, Turn, Variant
+from domain.variants.heartbeat import table as tables
 from domain.variants.heartbeat.messages import (
     TEMPO_KINDS,
     CardChosen,
@@ -43,45 +45,17 @@ from domain.variants.heartbeat.messages import (
     HeartbeatOptions,
     RevealCard,
     RoundScored,
-    Tempo,
     TempoCardFlipped,
     TempoDeckShuffled,
 )
 from domain.variants.heartbeat.table import (
     HAND_SIZE,
-    ROUNDS,
     HeartbeatTable,
-    RoundRecord,
     by_value,
     public_rank,
     round_result,
 )
-
-
-class ShownCardView(msgspec.Struct, frozen=True, kw_only=True):
-    """A revealed card; ``card`` is None where only the rank was shown to this viewer."""
-
-    round: int
-    seat: int
-    rank: str
-    card: str | None
-
-
-class HeartbeatView(msgspec.Struct, frozen=True, kw_only=True):
-    """A Heartbeat table as one perspective sees it. ``chosen`` says only WHO has chosen;
-    ``choices`` holds the cards the viewer may see (its own; every one for the full view)."""
-
-    round: int
-    rounds_total: int
-    phase: Literal["reveal", "choose", "over"]
-    tempo: Tempo | None
-    tempo_cards_left: int
-    shown: tuple[ShownCardView, ...]
-    chosen: tuple[bool, ...]
-    choices: tuple[str | None, ...]
-    rounds: tuple[RoundRecord, ...]
-    chips: tuple[int, ...]
-    options: HeartbeatOptions
+from domain.variants.heartbeat.view import HeartbeatView, table_view
 
 
 class Heartbeat(Variant[HeartbeatTable, HeartbeatOptions]):
@@ -104,15 +78,20 @@ class Heartbeat(Variant[HeartbeatTable, HeartbeatOptions]):
         PlayerLeft,
     )
     deadline_events: ClassVar[tuple[type[Event], ...]] = (TempoCardFlipped,)
+    refusals: ClassVar[Mapping[str, Failure]] = {
+        **CARD_REFUSALS,
+        **DEADLINE_REFUSALS,
+        "no_reveal_now": Failure.CONFLICT,
+        "already_revealed": Failure.CONFLICT,
+        "card_not_in_hand": Failure.CONFLICT,
+        "reveal_first": Failure.CONFLICT,
+        "reveal_in_progress": Failure.CONFLICT,
+        "already_chosen": Failure.CONFLICT,
+        "revealed_card_not_playable": Failure.CONFLICT,
+    }
 
     def setup(self, options: HeartbeatOptions, seat_count: int) -> HeartbeatTable:
-        return HeartbeatTable(
-            options=options,
-            seat_count=seat_count,
-            hands=((),) * seat_count,
-            left=(False,) * seat_count,
-            chips=(0,) * seat_count,
-        )
+        return tables.setup(options, seat_count)
 
     def start(self, table: HeartbeatTable, turn: Turn) -> list[Event]:
         rng = turn.stream()
@@ -177,7 +156,7 @@ class Heartbeat(Variant[HeartbeatTable, HeartbeatOptions]):
                 "revealed_card_not_playable", "the card you revealed cannot be chosen this round"
             )
         chosen = CardChosen(round=table.round, seat=seat, card=turn.seal(seat, card))
-        return [chosen, *self._close_round(table.evolve(chosen), turn)]
+        return [chosen, *self._close_round(tables.evolve(table, chosen), turn)]
 
     def after_leave(self, table: HeartbeatTable, seat: int, turn: Turn) -> list[Event]:
         return self._close_round(table, turn)
@@ -198,7 +177,7 @@ class Heartbeat(Variant[HeartbeatTable, HeartbeatOptions]):
             seats=seats,
             cards=tuple(turn.seal(seat, card) for seat, card in zip(seats, picks, strict=True)),
         )
-        return [timed_out, *self._close_round(table.evolve(timed_out), turn)]
+        return [timed_out, *self._close_round(tables.evolve(table, timed_out), turn)]
 
     def deadline(self, table: HeartbeatTable) -> datetime | None:
         return table.running_deadline()
@@ -228,11 +207,11 @@ class Heartbeat(Variant[HeartbeatTable, HeartbeatOptions]):
 
     def _fold(self, table: HeartbeatTable, events: Sequence[Event]) -> HeartbeatTable:
         for event in events:
-            table = table.evolve(event)
+            table = tables.evolve(table, event)
         return table
 
     def evolve(self, table: HeartbeatTable, event: Event) -> HeartbeatTable:
-        return table.evolve(event)
+        return tables.evolve(table, event)
 
     def legal_moves(self, table: HeartbeatTable, seat: int) -> list[Command | Choice]:
         if seat not in table.awaited():
@@ -267,32 +246,5 @@ class Heartbeat(Variant[HeartbeatTable, HeartbeatOptions]):
         winners = tuple(seat for seat in seated if table.chips[seat] == best)
         return Outcome(scores=table.chips, winners=winners)
 
-    def public_table(self, table: HeartbeatTable, perspective: Perspective) -> msgspec.Struct:
-        public_cards = table.options.reveal_shows == "card"
-        shown = tuple(
-            ShownCardView(
-                round=reveal.round,
-                seat=reveal.seat,
-                rank=reveal.rank,
-                card=reveal.card if public_cards or perspective.sees(reveal.seat) else None,
-            )
-            for reveal in table.reveals
-        )
-        phase: Literal["reveal", "choose", "over"] = (
-            "over" if table.over else "reveal" if table.revealing else "choose"
-        )
-        return HeartbeatView(
-            round=table.round,
-            rounds_total=ROUNDS,
-            phase=phase,
-            tempo=table.tempo,
-            tempo_cards_left=len(table.tempo_deck),
-            shown=shown,
-            chosen=tuple(card is not None for card in table.chosen),
-            choices=tuple(
-                card if perspective.sees(seat) else None for seat, card in enumerate(table.chosen)
-            ),
-            rounds=table.rounds,
-            chips=table.chips,
-            options=table.options,
-        )
+    def table_view(self, table: HeartbeatTable) -> HeartbeatView:
+        return table_view(table)

@@ -139,67 +139,79 @@ class HeartbeatTable(msgspec.Struct, frozen=True, kw_only=True):
     def running_deadline(self) -> datetime | None:
         return self.deadline if self.awaited() and not self.revealing else None
 
-    def _take(self, seat: int, card: str) -> HeartbeatTable:
-        hands = list(self.hands)
-        hands[seat] = tuple(held for held in hands[seat] if held != card)
-        chosen: tuple[str | None, ...] = _put(self.chosen, seat, card)
-        return msgspec.structs.replace(self, hands=tuple(hands), chosen=chosen)
 
-    def evolve(self, event: Event) -> HeartbeatTable:
-        replace = msgspec.structs.replace
-        blank = (None,) * self.seat_count
-        match event:
-            case HandDealt():
-                hands = tuple(secret.unwrap() for secret in event.hands)
-                return replace(self, hands=hands, dealt=True, shown=blank, chosen=blank)
-            case TempoDeckShuffled():
-                return replace(self, tempo_deck=event.cards.unwrap())
-            case TempoCardFlipped():
-                return replace(
-                    self, tempo_deck=self.tempo_deck[1:], tempo=event.tempo, deadline=event.deadline
-                )
-            case CardShown():
-                card = event.card if event.sealed is None else event.sealed.unwrap()
-                if card is None:
-                    raise ValueError("a reveal carries its card, public or sealed")
-                shown = Shown(round=event.round, seat=event.seat, rank=event.rank, card=card)
-                shown_now: tuple[str | None, ...] = _put(self.shown, event.seat, card)
-                return replace(
-                    self,
-                    shown=shown_now,
-                    reveals=(*self.reveals, shown),
-                )
-            case CardChosen():
-                return self._take(event.seat, event.card.unwrap())
-            case ChoiceTimedOut():
-                table = self
-                for seat, secret in zip(event.seats, event.cards, strict=True):
-                    table = table._take(seat, secret.unwrap())
-                return table
-            case ChoicesRevealed():
-                return replace(self, revealed=event.plays)
-            case RoundScored():
-                return self._scored(event)
-            case PlayerLeft():
-                return replace(self, left=_put(self.left, event.seat, True))
-        return self
+def setup(options: HeartbeatOptions, seat_count: int) -> HeartbeatTable:
+    return HeartbeatTable(
+        options=options,
+        seat_count=seat_count,
+        hands=((),) * seat_count,
+        left=(False,) * seat_count,
+        chips=(0,) * seat_count,
+    )
 
-    def _scored(self, event: RoundScored) -> HeartbeatTable:
-        record = RoundRecord(
-            round=event.round,
-            tempo=event.tempo,
-            plays=self.revealed,
-            winners=event.winners,
-            chips=event.chips,
-        )
-        blank = (None,) * self.seat_count
-        return msgspec.structs.replace(
-            self,
-            chips=tuple(total + won for total, won in zip(self.chips, event.chips, strict=True)),
-            rounds=(*self.rounds, record),
-            tempo=None,
-            deadline=None,
-            shown=blank,
-            chosen=blank,
-            revealed=(),
-        )
+
+def _take(table: HeartbeatTable, seat: int, card: str) -> HeartbeatTable:
+    hands = list(table.hands)
+    hands[seat] = tuple(held for held in hands[seat] if held != card)
+    chosen: tuple[str | None, ...] = _put(table.chosen, seat, card)
+    return msgspec.structs.replace(table, hands=tuple(hands), chosen=chosen)
+
+
+def evolve(table: HeartbeatTable, event: Event) -> HeartbeatTable:
+    replace = msgspec.structs.replace
+    blank = (None,) * table.seat_count
+    match event:
+        case HandDealt():
+            hands = tuple(secret.unwrap() for secret in event.hands)
+            return replace(table, hands=hands, dealt=True, shown=blank, chosen=blank)
+        case TempoDeckShuffled():
+            return replace(table, tempo_deck=event.cards.unwrap())
+        case TempoCardFlipped():
+            return replace(
+                table, tempo_deck=table.tempo_deck[1:], tempo=event.tempo, deadline=event.deadline
+            )
+        case CardShown():
+            card = event.card if event.sealed is None else event.sealed.unwrap()
+            if card is None:
+                raise ValueError("a reveal carries its card, public or sealed")
+            shown = Shown(round=event.round, seat=event.seat, rank=event.rank, card=card)
+            shown_now: tuple[str | None, ...] = _put(table.shown, event.seat, card)
+            return replace(
+                table,
+                shown=shown_now,
+                reveals=(*table.reveals, shown),
+            )
+        case CardChosen():
+            return _take(table, event.seat, event.card.unwrap())
+        case ChoiceTimedOut():
+            for seat, secret in zip(event.seats, event.cards, strict=True):
+                table = _take(table, seat, secret.unwrap())
+            return table
+        case ChoicesRevealed():
+            return replace(table, revealed=event.plays)
+        case RoundScored():
+            return _scored(table, event)
+        case PlayerLeft():
+            return replace(table, left=_put(table.left, event.seat, True))
+    return table
+
+
+def _scored(table: HeartbeatTable, event: RoundScored) -> HeartbeatTable:
+    record = RoundRecord(
+        round=event.round,
+        tempo=event.tempo,
+        plays=table.revealed,
+        winners=event.winners,
+        chips=event.chips,
+    )
+    blank = (None,) * table.seat_count
+    return msgspec.structs.replace(
+        table,
+        chips=tuple(total + won for total, won in zip(table.chips, event.chips, strict=True)),
+        rounds=(*table.rounds, record),
+        tempo=None,
+        deadline=None,
+        shown=blank,
+        chosen=blank,
+        revealed=(),
+    )

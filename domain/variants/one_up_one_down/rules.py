@@ -39,7 +39,6 @@ from domain.deadlines import check_in_time, deadline_after
 from domain.errors import RuleViolation, invalid
 from domain.events import CardPlayed, Event, HandDealt, PlayerLeft
 from domain.fairness import RandomStream
-from domain.perspective import Perspective
 from domain.variant import Outcome, ScoreRow, Turn, Variant
 from domain.variants.one_up_one_down.messages import (
     RANKS,
@@ -64,7 +63,7 @@ from domain.variants.one_up_one_down.messages import (
     VoteEnd,
 )
 from domain.variants.one_up_one_down.table import OneUpOneDownTable, evolve, order
-from domain.variants.one_up_one_down.view import public_view
+from domain.variants.one_up_one_down.view import OneUpOneDownView, table_view
 
 HAND_SIZE = 7
 
@@ -351,5 +350,5 @@ class OneUpOneDown(Variant[OneUpOneDownTable, OneUpOneDownOptions]):
             return None
         return Outcome(scores=self.scores(table), winners=table.winners)
 
-    def public_table(self, table: OneUpOneDownTable, perspective: Perspective) -> msgspec.Struct:
-        return public_view(table, perspective)
+    def table_view(self, table: OneUpOneDownTable) -> OneUpOneDownView:
+        return table_view(table)

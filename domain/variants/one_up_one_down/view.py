@@ -1,4 +1,4 @@
-"""One Up One Down: the table as one perspective may see it."""
+"""One Up One Down: the table as served; a face-down card is its player's until turned up."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from datetime import datetime
 
 import msgspec
 
-from domain.perspective import Perspective
+from domain.perspective import hidden
 from domain.variants.one_up_one_down.messages import HighCardDraw, OneUpOneDownOptions
 from domain.variants.one_up_one_down.table import OneUpOneDownTable, PileCard
 
@@ -48,14 +48,14 @@ class OneUpOneDownView(msgspec.Struct, frozen=True, kw_only=True):
     options: OneUpOneDownOptions
 
 
-def _pile_card(card: PileCard, perspective: Perspective) -> PileCardView:
-    visible = not card.face_down or card.revealed or perspective.sees(card.seat)
+def _pile_card(card: PileCard) -> PileCardView:
+    face_up = not card.face_down or card.revealed
     return PileCardView(
         seat=card.seat,
         face_down=card.face_down,
         declared=card.declared,
         revealed=card.revealed,
-        card=card.card if visible else None,
+        card=card.card if face_up else hidden(card.seat, card.card),
     )
 
 
@@ -75,13 +75,13 @@ def _challenge(table: OneUpOneDownTable) -> ChallengeView | None:
     )
 
 
-def public_view(table: OneUpOneDownTable, perspective: Perspective) -> OneUpOneDownView:
+def table_view(table: OneUpOneDownTable) -> OneUpOneDownView:
     return OneUpOneDownView(
         to_play=table.to_play(),
         facing="down" if table.face_down_next else "up",
         target=table.target,
         round=table.round,
-        pile=tuple(_pile_card(card, perspective) for card in table.pile),
+        pile=tuple(_pile_card(card) for card in table.pile),
         stock_size=len(table.stock),
         challenge=_challenge(table),
         plays=table.plays,

@@ -2,19 +2,23 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import ClassVar, Literal
+from collections.abc import Mapping, Sequence
+from typing import ClassVar
 
 import msgspec
 
-from domain.cards import CLIMBING_ORDER, check_card_code, rank, standard_deck, suit, without
+from domain.cards import CLIMBING_ORDER, check_card_code, rank, standard_deck, suit
+from domain.cards import REFUSALS as CARD_REFUSALS
 from domain.choices import Choice
 from domain.commands import Command, PlayCard
-from domain.errors import RuleViolation
+from domain.errors import Failure, RuleViolation
 from domain.events import CardPlayed, Event, HandDealt, PlayerLeft, TrickWon
-from domain.perspective import Perspective
-from domain.turns import Play, TrickRecord, first_eligible, next_in_trick, right_of
+from domain.turns import right_of
 from domain.variant import Outcome, ScoreRow, Turn, Variant
+from domain.variants.open_hand import table as tables
+from domain.variants.open_hand.messages import FirstLeaderChosen, OpenHandOptions
+from domain.variants.open_hand.table import OpenHandTable
+from domain.variants.open_hand.view import OpenHandView, table_view
 
 HAND_SIZE = 5
 SUIT_ORDER = ("D", "C", "H", "S")  # ties of rank: spades highest, diamonds lowest
@@ -23,57 +27,6 @@ SUIT_ORDER = ("D", "C", "H", "S")  # ties of rank: spades highest, diamonds lowe
 def strength(card: str) -> tuple[int, int]:
     """Rank first (3 low, 2 high), then suit."""
     return CLIMBING_ORDER.index(rank(card)), SUIT_ORDER.index(suit(card) or "")
-
-
-class OpenHandOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    first_leader: Literal["cutter", "high_card"] = "cutter"
-    tiebreak: Literal["shared", "playoff"] = "shared"
-
-
-class FirstLeaderChosen(Event, frozen=True, tag="FirstLeaderChosen"):
-    """Who leads the first trick; ``draws`` holds each seat's high-card draw (empty for cutter)."""
-
-    seat: int
-    method: str
-    draws: tuple[str, ...]
-
-
-class OpenHandTable(msgspec.Struct, frozen=True, kw_only=True):
-    options: OpenHandOptions
-    seat_count: int
-    hands: tuple[tuple[str, ...], ...]
-    left: tuple[bool, ...]
-    points: tuple[int, ...]
-    leader: int = 0
-    plays: tuple[Play, ...] = ()
-    tricks: tuple[TrickRecord, ...] = ()
-    draws: tuple[str, ...] = ()
-    dealt: bool = False
-
-    def eligible(self, seat: int) -> bool:
-        """Still at the table with a card to play."""
-        return not self.left[seat] and bool(self.hands[seat])
-
-    def current_leader(self) -> int | None:
-        return first_eligible(self.leader, self.seat_count, self.eligible)
-
-    def awaited(self) -> int | None:
-        if not self.dealt:
-            return None
-        if not self.plays:
-            return self.current_leader()
-        return next_in_trick(self.plays[0].seat, self.plays, self.seat_count, self.eligible)
-
-
-class OpenHandView(msgspec.Struct, frozen=True, kw_only=True):
-    """Everything on an Open Hand table that every seat sees."""
-
-    leader: int | None
-    trick: tuple[Play, ...]
-    tricks: tuple[TrickRecord, ...]
-    played: tuple[tuple[str, ...], ...]
-    first_leader_draws: tuple[str, ...]
-    options: OpenHandOptions
 
 
 class OpenHand(Variant[OpenHandTable, OpenHandOptions]):
@@ -91,15 +44,14 @@ class OpenHand(Variant[OpenHandTable, OpenHandOptions]):
         TrickWon,
         PlayerLeft,
     )
+    refusals: ClassVar[Mapping[str, Failure]] = {
+        **CARD_REFUSALS,
+        "not_your_turn": Failure.CONFLICT,
+        "card_not_in_hand": Failure.CONFLICT,
+    }
 
     def setup(self, options: OpenHandOptions, seat_count: int) -> OpenHandTable:
-        return OpenHandTable(
-            options=options,
-            seat_count=seat_count,
-            hands=((),) * seat_count,
-            left=(False,) * seat_count,
-            points=(0,) * seat_count,
-        )
+        return tables.setup(options, seat_count)
 
     def start(self, table: OpenHandTable, turn: Turn) -> list[Event]:
         rng = turn.stream()
@@ -131,7 +83,7 @@ class OpenHand(Variant[OpenHandTable, OpenHandOptions]):
         if card not in table.hands[seat]:
             raise RuleViolation("card_not_in_hand", f"{card} is not in your hand")
         played = CardPlayed(seat=seat, card=card)
-        return [played, *self._complete_trick(self.evolve(table, played))]
+        return [played, *self._complete_trick(tables.evolve(table, played))]
 
     def after_leave(self, table: OpenHandTable, seat: int, turn: Turn) -> list[Event]:
         return self._complete_trick(table) if table.plays else []
@@ -145,39 +97,7 @@ class OpenHand(Variant[OpenHandTable, OpenHandOptions]):
         return [TrickWon(trick=len(table.tricks) + 1, seat=best.seat, cards=cards, points=1)]
 
     def evolve(self, table: OpenHandTable, event: Event) -> OpenHandTable:
-        replace = msgspec.structs.replace
-        match event:
-            case HandDealt():
-                dealt = tuple(secret.unwrap() for secret in event.hands)
-                return replace(table, hands=dealt, dealt=True)
-            case FirstLeaderChosen():
-                return replace(table, leader=event.seat, draws=event.draws)
-            case CardPlayed():
-                remaining = list(table.hands)
-                remaining[event.seat] = without(remaining[event.seat], [event.card])
-                play = Play(seat=event.seat, card=event.card)
-                return replace(table, hands=tuple(remaining), plays=(*table.plays, play))
-            case TrickWon():
-                record = TrickRecord(
-                    number=event.trick,
-                    leader=table.plays[0].seat,
-                    plays=table.plays,
-                    winner=event.seat,
-                )
-                points = list(table.points)
-                points[event.seat] += event.points
-                return replace(
-                    table,
-                    plays=(),
-                    tricks=(*table.tricks, record),
-                    points=tuple(points),
-                    leader=event.seat,
-                )
-            case PlayerLeft():
-                left = list(table.left)
-                left[event.seat] = True
-                return replace(table, left=tuple(left))
-        return table
+        return tables.evolve(table, event)
 
     def legal_moves(self, table: OpenHandTable, seat: int) -> list[Command | Choice]:
         if table.awaited() != seat:
@@ -221,18 +141,5 @@ class OpenHand(Variant[OpenHandTable, OpenHandOptions]):
         # §3 says for tied players without cards.
         return Outcome(scores=table.points, winners=tied)
 
-    def public_table(self, table: OpenHandTable, perspective: Perspective) -> msgspec.Struct:
-        played: list[list[str]] = [[] for _ in range(table.seat_count)]
-        for trick in table.tricks:
-            for play in trick.plays:
-                played[play.seat].append(play.card)
-        for play in table.plays:
-            played[play.seat].append(play.card)
-        return OpenHandView(
-            leader=table.current_leader() if table.dealt else None,
-            trick=table.plays,
-            tricks=table.tricks,
-            played=tuple(tuple(cards) for cards in played),
-            first_leader_draws=table.draws,
-            options=table.options,
-        )
+    def table_view(self, table: OpenHandTable) -> OpenHandView:
+        return table_view(table)
