@@ -7,6 +7,8 @@ that did, and its link in the game's hash chain.
 from __future__ import annotations
 
 import copy
+import functools
+import types
 from datetime import datetime
 from typing import Any, ClassVar
 from uuid import UUID
@@ -19,6 +21,7 @@ from domain.chain import GENESIS, event_hash
 from domain.commands import Command
 from domain.events import Event, GameCreated, Secret
 from domain.game import GameState
+from domain.variants import VARIANTS
 
 
 class ChainBroken(Exception):
@@ -40,7 +43,7 @@ class Recorded(msgspec.Struct, frozen=True, kw_only=True):
         if aggregate is None:
             if not isinstance(self.payload, GameCreated):
                 raise ChainBroken("a game's first event must be GameCreated")
-            cls = GameAggregate.by_variant[self.payload.variant]
+            cls = game_class(self.payload.variant)
             aggregate = cls.__new__(cls)
             aggregate.__base_init__(
                 originator_id=self.originator_id,
@@ -72,9 +75,8 @@ def project(aggregate: GameAggregate | None, events: Any) -> GameAggregate | Non
 
 
 class GameAggregate(BaseAggregate[UUID]):
-    """One game. Subclassed once per variant with an explicit topic."""
+    """One game. Subclassed once per variant with an explicit topic (``game_class``)."""
 
-    by_variant: ClassVar[dict[str, type[GameAggregate]]] = {}
     variant_id: ClassVar[str]
     state: GameState
     chain_head: str
@@ -84,12 +86,6 @@ class GameAggregate(BaseAggregate[UUID]):
         clone = copy.copy(self)
         clone._pending_events = []
         return clone
-
-    def __init_subclass__(cls, variant_id: str = "", **kwargs: Any) -> None:
-        super().__init_subclass__(**kwargs)
-        if variant_id:
-            cls.variant_id = variant_id
-            GameAggregate.by_variant[variant_id] = cls
 
     @staticmethod
     def open(
@@ -195,21 +191,17 @@ def _envelope(
     )
 
 
-class OpenHandGame(GameAggregate, variant_id="open-hand"):
-    TOPIC = "cardledger:open-hand:game"
+@functools.cache
+def game_class(variant_id: str) -> type[GameAggregate]:
+    """The aggregate class of a registered variant's games, made once per process. Its topic,
+    ``cardledger:<variant id>:game``, is the one every game of the variant has been stored
+    under: it may never change."""
+    variant = VARIANTS[variant_id]
 
+    def body(namespace: dict[str, Any]) -> None:
+        namespace.update(
+            __module__=__name__, TOPIC=f"cardledger:{variant.id}:game", variant_id=variant.id
+        )
 
-class HeartbeatGame(GameAggregate, variant_id="heartbeat"):
-    TOPIC = "cardledger:heartbeat:game"
-
-
-class CancellationHeartsGame(GameAggregate, variant_id="cancellation-hearts"):
-    TOPIC = "cardledger:cancellation-hearts:game"
-
-
-class OneUpOneDownGame(GameAggregate, variant_id="one-up-one-down"):
-    TOPIC = "cardledger:one-up-one-down:game"
-
-
-class DoubleHeartbeatGame(GameAggregate, variant_id="double-heartbeat"):
-    TOPIC = "cardledger:double-heartbeat:game"
+    name = "".join(part.capitalize() for part in variant.id.split("-")) + "Game"
+    return types.new_class(name, (GameAggregate,), exec_body=body)

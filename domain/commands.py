@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import msgspec
 
-from domain.errors import invalid
+from domain.errors import Failure, invalid
+
+REFUSALS: Mapping[str, Failure] = {
+    "invalid_command": Failure.INVALID,
+    "unknown_command": Failure.INVALID,
+}
 
 
 class Command(

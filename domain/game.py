@@ -6,7 +6,7 @@ state. Variant-specific rules are delegated to the game's Variant.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from datetime import datetime
 from typing import Any
 
@@ -14,7 +14,7 @@ import msgspec
 
 from domain.commands import Command, Leave, VoteCancel
 from domain.deadlines import is_due
-from domain.errors import RuleViolation, forbidden, invalid
+from domain.errors import Failure, RuleViolation, forbidden, invalid
 from domain.events import (
     CancelVoted,
     Event,
@@ -29,10 +29,32 @@ from domain.events import (
 )
 from domain.fairness import RandomStream, commitment
 from domain.variant import Outcome, Turn, Variant
+from domain.variants import REFUSALS as REGISTRY_REFUSALS
 from domain.variants import variant_by_id
 
 MAX_CLIENT_SEED = 128
 MAX_EXPIRIES = 64  # a bound on expiries in one batch; each starts a later deadline, if any
+
+REFUSALS: Mapping[str, Failure] = {
+    **REGISTRY_REFUSALS,
+    "invalid_seat_count": Failure.INVALID,
+    "unknown_option": Failure.INVALID,
+    "invalid_option": Failure.INVALID,
+    "invalid_client_seed": Failure.INVALID,
+    "already_seated": Failure.CONFLICT,
+    "game_full": Failure.CONFLICT,
+    "not_creator": Failure.FORBIDDEN,
+    "not_seated": Failure.FORBIDDEN,
+    "player_left": Failure.CONFLICT,
+    "unknown_command": Failure.INVALID,
+    "already_voted": Failure.CONFLICT,
+    "game_finished": Failure.CONFLICT,
+    "game_cancelled": Failure.CONFLICT,
+    "game_not_started": Failure.CONFLICT,
+    "game_already_started": Failure.CONFLICT,
+}
+"""What the shared lifecycle refuses (creating, joining, cancelling, a command's seat and type);
+a command's own rules add its variant's ``refusals``."""
 
 
 class SeatInfo(msgspec.Struct, frozen=True, kw_only=True):

@@ -1,11 +1,19 @@
-"""The registry of variants: every game the service hosts, by id."""
+"""The registry of variants: every game the service hosts, by id.
+
+Hosting a variant is one entry in ``HOSTED`` (its package: docs/adding-a-variant.md). Everything
+else that depends on the set of variants is derived from ``VARIANTS``: the aggregate classes
+(``domain.aggregate.game_class``), the stored event types, the API's schemas, the conformance
+suite; tests fail, naming the variant, where a table of per-variant test sizes misses one.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from datetime import datetime
 from typing import Any
 
-from domain.errors import invalid
+from domain.errors import Failure, invalid
 from domain.events import Event
 from domain.variant import Variant
 from domain.variants.cancellation_hearts import CancellationHearts
@@ -14,16 +22,44 @@ from domain.variants.heartbeat import Heartbeat
 from domain.variants.one_up_one_down import OneUpOneDown
 from domain.variants.open_hand import OpenHand
 
-VARIANTS: dict[str, Variant[Any, Any]] = {
-    variant.id: variant
-    for variant in (
-        OpenHand(),
-        Heartbeat(),
-        CancellationHearts(),
-        OneUpOneDown(),
-        DoubleHeartbeat(),
-    )
-}
+HOSTED: tuple[Variant[Any, Any], ...] = (
+    OpenHand(),
+    Heartbeat(),
+    CancellationHearts(),
+    OneUpOneDown(),
+    DoubleHeartbeat(),
+)
+"""In the order the service lists them."""
+
+VARIANTS: dict[str, Variant[Any, Any]] = {}
+DEADLINE_EVENTS: set[type[Event]] = set()
+"""Every event type that starts a deadline, of every variant in ``VARIANTS``."""
+
+REFUSALS: Mapping[str, Failure] = {"unknown_variant": Failure.INVALID}  # variant_by_id
+
+
+def _host(variants: Iterable[Variant[Any, Any]]) -> None:
+    for variant in variants:
+        if variant.id in VARIANTS:
+            raise ValueError(f"a variant {variant.id!r} is hosted already")
+        VARIANTS[variant.id] = variant
+        DEADLINE_EVENTS.update(variant.deadline_events)
+
+
+_host(HOSTED)
+
+
+@contextmanager
+def registered(variant: Variant[Any, Any]) -> Iterator[Variant[Any, Any]]:
+    """``variant`` hosted for the duration of the block (a test's own variant), after those of
+    ``HOSTED``; the registry is as it was afterwards, whatever happens in the block."""
+    _host((variant,))
+    try:
+        yield variant
+    finally:
+        del VARIANTS[variant.id]
+        DEADLINE_EVENTS.clear()
+        DEADLINE_EVENTS.update(kind for v in VARIANTS.values() for kind in v.deadline_events)
 
 
 def variant_by_id(variant_id: str) -> Variant[Any, Any]:
@@ -32,11 +68,6 @@ def variant_by_id(variant_id: str) -> Variant[Any, Any]:
     except KeyError:
         known = ", ".join(sorted(VARIANTS))
         raise invalid("unknown_variant", f"no variant {variant_id!r} (known: {known})") from None
-
-
-DEADLINE_EVENTS: frozenset[type[Event]] = frozenset(
-    kind for variant in VARIANTS.values() for kind in variant.deadline_events
-)
 
 
 def deadline_started(event: Event) -> datetime | None:

@@ -11,7 +11,6 @@ from types import ModuleType
 
 import pytest
 
-from domain.variants import VARIANTS
 from service.tools.bench import engine, growth
 from service.tools.bench.figures import Figure
 
@@ -40,7 +39,3 @@ def test_engine_without_rlcard_still_has_a_baseline(monkeypatch: pytest.MonkeyPa
     playouts = [figure for figure in figures if "playouts" in figure.name]
     assert len(playouts) == len(engine.PAIRINGS)
     assert all("RLCard is not installed" in figure.baseline for figure in playouts)
-
-
-def test_every_variant_has_a_playout_figure() -> None:
-    assert sorted(pairing.variant for pairing in engine.PAIRINGS) == sorted(VARIANTS)

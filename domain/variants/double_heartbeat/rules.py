@@ -28,15 +28,16 @@ docs/rules/double-heartbeat.md, each cited by a test):
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
 import msgspec
 
+from domain.cards import REFUSALS as CARD_REFUSALS
 from domain.cards import check_card_code, double_deck, holds
 from domain.choices import Choice, choice
 from domain.commands import Command
-from domain.errors import RuleViolation, invalid
+from domain.errors import Failure, RuleViolation, invalid
 from domain.events import Event, HandDealt, PlayerLeft, TrickWon
 from domain.turns import rotation
 from domain.variant import Outcome, ScoreRow, Turn, Variant
@@ -100,6 +101,26 @@ class DoubleHeartbeat(Variant[DoubleHeartbeatTable, DoubleHeartbeatOptions]):
         HandSettled,
         PlayerLeft,
     )
+    refusals: ClassVar[Mapping[str, Failure]] = {
+        **CARD_REFUSALS,
+        "not_a_combination": Failure.INVALID,
+        "ambiguous_combination": Failure.INVALID,
+        "combination_mismatch": Failure.INVALID,
+        "not_bury_phase": Failure.CONFLICT,
+        "not_dealer": Failure.CONFLICT,
+        "too_many_buried": Failure.INVALID,
+        "empty_play": Failure.INVALID,
+        "bury_first": Failure.CONFLICT,
+        "not_your_turn": Failure.CONFLICT,
+        "card_not_in_hand": Failure.CONFLICT,
+        "leader_cannot_pass": Failure.CONFLICT,
+        "ally_cannot_beat_ally": Failure.CONFLICT,
+        "betrayal_forbidden": Failure.CONFLICT,
+        "no_alliance_on_this_lead": Failure.CONFLICT,
+        "already_allied": Failure.CONFLICT,
+        "combination_too_low": Failure.CONFLICT,
+        "wrong_combination": Failure.CONFLICT,
+    }
 
     # --- lifecycle ----------------------------------------------------------------------------
 

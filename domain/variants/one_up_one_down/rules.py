@@ -26,17 +26,19 @@ Judgement calls (named in docs/rules/one-up-one-down.md, each cited by a test):
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import ClassVar
 
 import msgspec
 
 from domain.cards import CLIMBING_ORDER, check_card_code, rank, standard_deck
+from domain.cards import REFUSALS as CARD_REFUSALS
 from domain.choices import Choice
 from domain.commands import Command
+from domain.deadlines import REFUSALS as DEADLINE_REFUSALS
 from domain.deadlines import check_in_time, deadline_after
-from domain.errors import RuleViolation, invalid
+from domain.errors import Failure, RuleViolation, invalid
 from domain.events import CardPlayed, Event, HandDealt, PlayerLeft
 from domain.fairness import RandomStream
 from domain.variant import Outcome, ScoreRow, Turn, Variant
@@ -115,6 +117,22 @@ class OneUpOneDown(Variant[OneUpOneDownTable, OneUpOneDownOptions]):
         PlayerLeft,
     )
     deadline_events: ClassVar[tuple[type[Event], ...]] = (CardPlayedFaceDown,)
+    refusals: ClassVar[Mapping[str, Failure]] = {
+        **CARD_REFUSALS,
+        **DEADLINE_REFUSALS,
+        "unknown_command": Failure.INVALID,
+        "challenge_window_open": Failure.CONFLICT,
+        "not_your_turn": Failure.CONFLICT,
+        "card_not_in_hand": Failure.CONFLICT,
+        "must_play_face_up": Failure.CONFLICT,
+        "must_play_face_down": Failure.CONFLICT,
+        "unknown_rank": Failure.INVALID,
+        "no_challenge_window": Failure.CONFLICT,
+        "own_card": Failure.CONFLICT,
+        "already_answered": Failure.CONFLICT,
+        "stock_not_empty": Failure.CONFLICT,
+        "already_voted": Failure.CONFLICT,
+    }
 
     def setup(self, options: OneUpOneDownOptions, seat_count: int) -> OneUpOneDownTable:
         return OneUpOneDownTable(
