@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import json
 import random
-import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -28,8 +27,8 @@ from service.live.streams import game_stream
 from service.settings import NO_LIMITS, Settings
 from service.tools.simulate import Table
 from tests.client import SHORT_GAMES, Api
+from tests.property.playouts import cards_in, known_to
 
-CARD = re.compile(r'"((?:10|[2-9JQKA])[SHDC]|BJ|RJ)"')
 CHECKS_PER_GAME = 6
 
 
@@ -39,21 +38,6 @@ def sqlite_api(tmp_path: Path) -> Iterator[Api]:
     ledger = Cardledger(settings)
     with TestClient(create_app(settings, ledger)) as client:
         yield Api(client, ledger)
-
-
-def cards_in(text: str) -> set[str]:
-    return set(CARD.findall(text))
-
-
-def known_to(value: Any, seat: int | None) -> Any:
-    """A full event with every secret that ``seat`` does not own emptied (None: a spectator)."""
-    if isinstance(value, dict):
-        if set(value) == {"owner", "value", "salt"} and (seat is None or value["owner"] != seat):
-            return None
-        return {key: known_to(item, seat) for key, item in value.items()}
-    if isinstance(value, list):
-        return [known_to(item, seat) for item in value]
-    return value
 
 
 def replay_text(api: Api, game_id: str, perspective: str, headers: dict[str, str]) -> str:

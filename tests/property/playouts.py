@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import random
+import re
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -19,6 +20,7 @@ from service.store.mapper import EnvelopeMapper
 from service.tools.simulate import seated_game
 
 START = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
+CARD = re.compile(r'"((?:10|[2-9JQKA])[SHDC]|BJ|RJ)"')  # a card code as a JSON string
 
 
 class Playout(msgspec.Struct, kw_only=True):
@@ -140,6 +142,22 @@ def served_json(
 
 def card_tokens(cards: set[str]) -> list[bytes]:
     return [f'"{card}"'.encode() for card in cards]
+
+
+def cards_in(text: str) -> set[str]:
+    return set(CARD.findall(text))
+
+
+def known_to(value: Any, seat: int | None) -> Any:
+    """A full event (as JSON builtins) with every secret that ``seat`` does not own emptied
+    (None: a spectator): what the seat may know of it, worked out apart from the redaction."""
+    if isinstance(value, dict):
+        if set(value) == {"owner", "value", "salt"} and (seat is None or value["owner"] != seat):
+            return None
+        return {key: known_to(item, seat) for key, item in value.items()}
+    if isinstance(value, list):
+        return [known_to(item, seat) for item in value]
+    return value
 
 
 def games_per_test() -> int:
