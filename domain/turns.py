@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 import msgspec
+
+from domain.errors import Failure, RuleViolation
+
+REFUSALS: Mapping[str, Failure] = {  # check_play
+    "not_your_turn": Failure.CONFLICT,
+    "card_not_in_hand": Failure.CONFLICT,
+}
 
 
 def left_of(seat: int, seat_count: int) -> int:
@@ -48,3 +55,12 @@ def next_in_trick(
     """
     played = {play.seat for play in plays}
     return first_eligible(leader, seat_count, lambda seat: seat not in played and eligible(seat))
+
+
+def check_play(awaited: int | None, seat: int, hand: Sequence[str], card: str) -> None:
+    """Refuse a card that is not the seat's to play now: the game awaits another seat, or the
+    card is not in its hand."""
+    if awaited != seat:
+        raise RuleViolation("not_your_turn", "it is not your turn to play")
+    if card not in hand:
+        raise RuleViolation("card_not_in_hand", f"{card} is not in your hand")

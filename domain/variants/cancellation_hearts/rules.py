@@ -37,6 +37,8 @@ from domain.choices import Choice
 from domain.commands import Command, PlayCard
 from domain.errors import Failure, RuleViolation
 from domain.events import CardPlayed, Event, HandDealt, PlayerLeft
+from domain.turns import REFUSALS as TURN_REFUSALS
+from domain.turns import check_play
 from domain.variant import Outcome, ScoreRow, Turn, Variant
 from domain.variants.cancellation_hearts import table as tables
 from domain.variants.cancellation_hearts.messages import (
@@ -95,14 +97,13 @@ class CancellationHearts(Variant[CancellationHeartsTable, CancellationHeartsOpti
     lower_score_wins: ClassVar[bool] = True
     refusals: ClassVar[Mapping[str, Failure]] = {
         **CARD_REFUSALS,
+        **TURN_REFUSALS,
         "no_moon_choice": Failure.CONFLICT,
         "not_passing": Failure.CONFLICT,
         "already_passed": Failure.CONFLICT,
         "wrong_pass_size": Failure.INVALID,
-        "card_not_in_hand": Failure.CONFLICT,
         "passing_not_done": Failure.CONFLICT,
         "moon_choice_pending": Failure.CONFLICT,
-        "not_your_turn": Failure.CONFLICT,
         "must_follow_suit": Failure.CONFLICT,
         "first_lead_restricted": Failure.CONFLICT,
         "hearts_not_broken": Failure.CONFLICT,
@@ -157,11 +158,8 @@ class CancellationHearts(Variant[CancellationHeartsTable, CancellationHeartsOpti
             raise RuleViolation("passing_not_done", "every player passes 3 cards before play")
         if table.phase == "moon":
             raise RuleViolation("moon_choice_pending", "the moon's score is being chosen")
-        if table.awaited() != seat:
-            raise RuleViolation("not_your_turn", "it is not your turn to play")
         hand = table.hands[seat]
-        if card not in hand:
-            raise RuleViolation("card_not_in_hand", f"{card} is not in your hand")
+        check_play(table.awaited(), seat, hand, card)
         self._check_allowed(table, hand, card)
         played = CardPlayed(seat=seat, card=card)
         return [played, *self._settle(tables.evolve(table, played), turn)]

@@ -41,6 +41,8 @@ from domain.deadlines import check_in_time, deadline_after
 from domain.errors import Failure, RuleViolation, invalid
 from domain.events import CardPlayed, Event, HandDealt, PlayerLeft
 from domain.fairness import RandomStream
+from domain.turns import REFUSALS as TURN_REFUSALS
+from domain.turns import check_play
 from domain.variant import Outcome, ScoreRow, Turn, Variant
 from domain.variants.one_up_one_down.messages import (
     RANKS,
@@ -120,10 +122,9 @@ class OneUpOneDown(Variant[OneUpOneDownTable, OneUpOneDownOptions]):
     refusals: ClassVar[Mapping[str, Failure]] = {
         **CARD_REFUSALS,
         **DEADLINE_REFUSALS,
+        **TURN_REFUSALS,
         "unknown_command": Failure.INVALID,
         "challenge_window_open": Failure.CONFLICT,
-        "not_your_turn": Failure.CONFLICT,
-        "card_not_in_hand": Failure.CONFLICT,
         "must_play_face_up": Failure.CONFLICT,
         "must_play_face_down": Failure.CONFLICT,
         "unknown_rank": Failure.INVALID,
@@ -180,10 +181,7 @@ class OneUpOneDown(Variant[OneUpOneDownTable, OneUpOneDownOptions]):
         check_card_code(card)
         if table.window is not None:
             raise window_open()
-        if table.to_play() != seat:
-            raise RuleViolation("not_your_turn", "it is not your turn to play")
-        if card not in table.hands[seat]:
-            raise RuleViolation("card_not_in_hand", f"{card} is not in your hand")
+        check_play(table.to_play(), seat, table.hands[seat], card)
         if down and not table.face_down_next:
             raise RuleViolation("must_play_face_up", "this card must be played face up")
         if not down and table.face_down_next:

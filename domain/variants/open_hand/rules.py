@@ -11,9 +11,10 @@ from domain.cards import CLIMBING_ORDER, check_card_code, rank, standard_deck, s
 from domain.cards import REFUSALS as CARD_REFUSALS
 from domain.choices import Choice
 from domain.commands import Command, PlayCard
-from domain.errors import Failure, RuleViolation
+from domain.errors import Failure
 from domain.events import CardPlayed, Event, HandDealt, PlayerLeft, TrickWon
-from domain.turns import right_of
+from domain.turns import REFUSALS as TURN_REFUSALS
+from domain.turns import check_play, right_of
 from domain.variant import Outcome, ScoreRow, Turn, Variant
 from domain.variants.open_hand import table as tables
 from domain.variants.open_hand.messages import FirstLeaderChosen, OpenHandOptions
@@ -46,8 +47,7 @@ class OpenHand(Variant[OpenHandTable, OpenHandOptions]):
     )
     refusals: ClassVar[Mapping[str, Failure]] = {
         **CARD_REFUSALS,
-        "not_your_turn": Failure.CONFLICT,
-        "card_not_in_hand": Failure.CONFLICT,
+        **TURN_REFUSALS,
     }
 
     def setup(self, options: OpenHandOptions, seat_count: int) -> OpenHandTable:
@@ -78,10 +78,7 @@ class OpenHand(Variant[OpenHandTable, OpenHandOptions]):
     def decide(self, table: OpenHandTable, seat: int, command: Command, turn: Turn) -> list[Event]:
         assert isinstance(command, PlayCard)
         card = check_card_code(command.card)
-        if table.awaited() != seat:
-            raise RuleViolation("not_your_turn", "it is not your turn to play")
-        if card not in table.hands[seat]:
-            raise RuleViolation("card_not_in_hand", f"{card} is not in your hand")
+        check_play(table.awaited(), seat, table.hands[seat], card)
         played = CardPlayed(seat=seat, card=card)
         return [played, *self._complete_trick(tables.evolve(table, played))]
 

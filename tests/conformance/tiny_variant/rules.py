@@ -15,8 +15,10 @@ from domain.cards import RANKS, SUITS, check_card_code, standard_deck
 from domain.cards import REFUSALS as CARD_REFUSALS
 from domain.choices import Choice
 from domain.commands import Command, PlayCard
-from domain.errors import Failure, RuleViolation
+from domain.errors import Failure
 from domain.events import CardPlayed, Event, HandDealt, PlayerLeft, TrickWon
+from domain.turns import REFUSALS as TURN_REFUSALS
+from domain.turns import check_play
 from domain.variant import Outcome, ScoreRow, Turn, Variant
 from tests.conformance.tiny_variant import table as tables
 from tests.conformance.tiny_variant.messages import HighCardOptions
@@ -39,8 +41,7 @@ class HighCard(Variant[HighCardTable, HighCardOptions]):
     events: ClassVar[tuple[type[Event], ...]] = (HandDealt, CardPlayed, TrickWon, PlayerLeft)
     refusals: ClassVar[Mapping[str, Failure]] = {
         **CARD_REFUSALS,
-        "not_your_turn": Failure.CONFLICT,
-        "card_not_in_hand": Failure.CONFLICT,
+        **TURN_REFUSALS,
     }
 
     def setup(self, options: HighCardOptions, seat_count: int) -> HighCardTable:
@@ -62,10 +63,7 @@ class HighCard(Variant[HighCardTable, HighCardOptions]):
     def decide(self, table: HighCardTable, seat: int, command: Command, turn: Turn) -> list[Event]:
         assert isinstance(command, PlayCard)
         card = check_card_code(command.card)
-        if table.awaited() != seat:
-            raise RuleViolation("not_your_turn", "it is not your turn to play")
-        if card not in table.hands[seat]:
-            raise RuleViolation("card_not_in_hand", f"{card} is not in your hand")
+        check_play(table.awaited(), seat, table.hands[seat], card)
         played = CardPlayed(seat=seat, card=card)
         return [played, *self._won(tables.evolve(table, played))]
 
