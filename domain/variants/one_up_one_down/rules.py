@@ -66,7 +66,7 @@ from domain.variants.one_up_one_down.messages import (
     StalemateEnded,
     VoteEnd,
 )
-from domain.variants.one_up_one_down.table import OneUpOneDownTable, evolve, order
+from domain.variants.one_up_one_down.table import OneUpOneDownTable, evolve, order, setup
 from domain.variants.one_up_one_down.view import OneUpOneDownView, table_view
 
 HAND_SIZE = 7
@@ -136,13 +136,7 @@ class OneUpOneDown(Variant[OneUpOneDownTable, OneUpOneDownOptions]):
     }
 
     def setup(self, options: OneUpOneDownOptions, seat_count: int) -> OneUpOneDownTable:
-        return OneUpOneDownTable(
-            options=options,
-            seat_count=seat_count,
-            hands=((),) * seat_count,
-            left=(False,) * seat_count,
-            votes=(False,) * seat_count,
-        )
+        return setup(options, seat_count)
 
     def start(self, table: OneUpOneDownTable, turn: Turn) -> list[Event]:
         rng = turn.stream()

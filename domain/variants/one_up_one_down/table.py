@@ -158,6 +158,16 @@ class OneUpOneDownTable(msgspec.Struct, frozen=True, kw_only=True):
         return tuple(seat for seat in seats if len(self.hands[seat]) == fewest)
 
 
+def setup(options: OneUpOneDownOptions, seat_count: int) -> OneUpOneDownTable:
+    return OneUpOneDownTable(
+        options=options,
+        seat_count=seat_count,
+        hands=((),) * seat_count,
+        left=(False,) * seat_count,
+        votes=(False,) * seat_count,
+    )
+
+
 def _set(items: tuple[bool, ...], index: int, value: bool) -> tuple[bool, ...]:
     changed = list(items)
     changed[index] = value
