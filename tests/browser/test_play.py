@@ -53,7 +53,7 @@ def test_a_whole_open_hand_game_played_by_clicking(
     play = next(c for c in mine["legal_commands"] if c["type"] == "play")
     http.post(f"/games/{game.game_id}/commands", json=play, headers=game.auth(HUMAN))
     page.locator("#hand .card.playable").first.click()
-    expect(page.locator("#play-message")).to_have_text("It is not your turn.")
+    expect(page.locator("#play-message")).to_have_text("It is not your turn to play.")
     page.check("#live")
     played = 1
     while my_turn(page, game, rng):
@@ -91,7 +91,7 @@ def test_a_whole_one_up_one_down_game_played_by_clicking(
             cards = page.locator("#hand .card.playable")
             expect(cards).not_to_have_count(0)
             cards.nth(rng.randrange(cards.count())).click()
-            ranks = page.locator("#moves .declare button.rank")
+            ranks = page.locator("#moves .alternatives button.alternative")
             if ranks.count():  # a face-down play: declare a rank
                 if "CardPlayedFaceDown" not in kinds:
                     screenshot(page, "one-up-one-down-declaring")
