@@ -137,7 +137,7 @@ function cardMoves(turn, single) {
   const nodes = [];
   for (const type of new Set(single.map((c) => c.type))) {
     if (picked.some((c) => c.type === type)) continue;
-    nodes.push(el("p", "hint", turn.about(type).hint || `Click a card to ${spaced(type)} it.`));
+    nodes.push(el("p", "hint", turn.about(type).hint || `Click a card to ${spaced(type)}.`));
   }
   if (picked.length) {
     const choosing = turn.about(picked[0].type).choosing;
@@ -148,12 +148,19 @@ function cardMoves(turn, single) {
   return nodes;
 }
 
+// The listed several-card commands the selected cards make: the variant's module knows which
+// other cards make the same play as the ones listed; without one, exactly the listed cards do.
+function commandsMadeBy(variant, selected, commands) {
+  if (!selected.length) return [];
+  if (variant.commandsForSelection) return variant.commandsForSelection(selected, commands);
+  return commands.filter((c) => sameCards(c.cards, selected));
+}
+
 // Listed several-card commands: those the selected cards make, then every one, grouped.
 function selectionMoves(turn, multi) {
   const { selected, ctx } = turn;
   const row = el("div", "chosen", "Selected: ", selected.length ? cardsLabel(selected) : "click cards in your hand, or pick a move below");
-  const variant = turn.variant;
-  const fits = !selected.length ? [] : variant.commandsForSelection ? variant.commandsForSelection(selected, multi) : multi.filter((c) => sameCards(c.cards, selected));
+  const fits = commandsMadeBy(turn.variant, selected, multi);
   for (const command of fits) row.append(" ", button(turn.label(command), command, ctx, "primary"));
   if (selected.length && !fits.length) row.append(el("span", "hint", " — not a play you can make now"));
   const groups = new Map();
@@ -237,15 +244,16 @@ export function renderPlay(root, view, ctx) {
   }
   const variant = tableModule(view.variant);
   const words = { ...SHARED_MOVES, ...variant.moves };
+  const about = (type) => words[type] || {};
   const hand = view.hand || [];
+  // What the parts of the panel below share: the seat's cards and picks, and words for moves.
   const turn = {
-    view,
     ctx,
     hand,
     variant,
     selected: [...pick.selected].sort((a, b) => a - b).map((i) => hand[i]),
-    about: (type) => words[type] || {},
-    label: (command) => (words[command.type] && words[command.type].label ? words[command.type].label(command, view) : plainLabel(command)),
+    about,
+    label: (command) => (about(command.type).label ? about(command.type).label(command, view) : plainLabel(command)),
     redraw: () => renderPlay(root, view, ctx),
   };
   const commands = view.legal_commands || [];
