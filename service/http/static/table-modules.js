@@ -29,7 +29,7 @@ import * as heartbeat from "./tables/heartbeat.js";
 import * as oneUpOneDown from "./tables/one-up-one-down.js";
 import * as openHand from "./tables/open-hand.js";
 
-export const TABLE_MODULES = {
+const TABLE_MODULES = {
   "cancellation-hearts": cancellationHearts,
   "double-heartbeat": doubleHeartbeat,
   "heartbeat": heartbeat,
