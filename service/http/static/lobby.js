@@ -1,4 +1,4 @@
-// The lobby: games a page at a time (newest first), the five games, one leaderboard at a time.
+// The lobby: games a page at a time (newest first), the variants hosted, one leaderboard at a time.
 
 import { getJSON, getPage, problemWords } from "./api.js";
 import { clear, el } from "./dom.js";
