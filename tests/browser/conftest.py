@@ -107,3 +107,11 @@ def phone(browser: Browser, console: Console) -> Iterator[Page]:
 def screenshot(page: Page, name: str) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True, timeout=30_000)
+
+
+def select(page: Page, cards: list[str]) -> None:
+    """Clicks the hand's cards one by one (a double deck may hold a card twice)."""
+    taken: dict[str, int] = {}
+    for card in cards:
+        page.locator(f"#hand .card[data-card='{card}']").nth(taken.get(card, 0)).click()
+        taken[card] = taken.get(card, 0) + 1

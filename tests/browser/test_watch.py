@@ -4,6 +4,7 @@ in every perspective, receipts, unknown games and forbidden perspectives, a phon
 from __future__ import annotations
 
 import random
+import re
 import uuid
 from collections.abc import Callable
 from typing import Any
@@ -82,11 +83,30 @@ def test_a_live_game_is_followed_to_the_end(
     expect(page.locator("#export")).to_be_visible()
     expect(page.locator("#live")).not_to_be_checked()
     expect(page.locator("#log li")).to_have_count(head)
+    expect_every_event_worded(page, http, game)
     totals = http.get(f"/games/{game.game_id}/scoreboard").json()["totals"]
     scores = page.locator(".felt .seat .score").evaluate_all(
         "els => els.map(e => [Number(e.closest('.seat').dataset.seat), Number(e.dataset.score)])"
     )
     assert [score for _, score in sorted(scores)] == totals
+
+
+def expect_every_event_worded(page: Page, http: httpx.Client, game: Game) -> None:
+    """Each event in the log has a sentence of its own, not the type name the log falls back to
+    when neither events.js nor the variant's table module words it."""
+    events: list[dict[str, Any]] = []
+    head = game.head()
+    while len(events) < head:
+        url = f"/games/{game.game_id}/events?after={len(events)}&limit=500"
+        events += http.get(url).raise_for_status().json()["events"]
+    sentences = page.locator("#log li summary").all_inner_texts()
+    assert len(sentences) == len(events)
+    named = [
+        (event["type"], sentence)
+        for event, sentence in zip(events, sentences, strict=True)
+        if sentence.startswith(re.sub(r"([a-z])([A-Z])", r"\1 \2", event["type"]))
+    ]
+    assert not named, f"events shown by their type's name: {named}"
 
 
 FACE_UP = """() => [...document.querySelectorAll('.felt .seat')]

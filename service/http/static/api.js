@@ -1,6 +1,7 @@
 // Calls to the service; a refusal becomes an error carrying the problem body.
 
 import { serverDate } from "./dom.js";
+import { capitalise } from "./words.js";
 
 export class Refused extends Error {
   constructor(status, problem) {
@@ -8,6 +9,14 @@ export class Refused extends Error {
     this.status = status;
     this.problem = problem || { code: `http_${status}` };
   }
+}
+
+// A refusal in words: the service's own `detail` (every problem has one), else its code.
+export function problemWords(problem) {
+  if (!problem) return "Something went wrong.";
+  if (!problem.detail) return `Refused (${problem.code}).`;
+  const sentence = capitalise(problem.detail);
+  return /[.!?]$/.test(sentence) ? sentence : `${sentence}.`;
 }
 
 function headers(token, extra = {}) {

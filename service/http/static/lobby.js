@@ -1,8 +1,8 @@
-// The lobby: games a page at a time (newest first), the five games, one leaderboard at a time.
+// The lobby: games a page at a time (newest first), the variants hosted, one leaderboard at a time.
 
-import { getJSON, getPage } from "./api.js";
+import { getJSON, getPage, problemWords } from "./api.js";
 import { clear, el } from "./dom.js";
-import { englishName, loadVariants, nativeName, problemWords } from "./names.js";
+import { englishName, loadVariants, nativeName, variantTitle } from "./names.js";
 
 const PAGE = 15;
 const REFRESH_MS = 15000;
@@ -113,7 +113,7 @@ async function start() {
   const filter = $("variant-filter");
   const boardChoice = $("board-variant");
   for (const item of variants) {
-    const label = nativeName(item.id) === englishName(item.id) ? englishName(item.id) : `${nativeName(item.id)} · ${englishName(item.id)}`;
+    const label = variantTitle(item.id);
     const option = el("option", "", label);
     option.value = item.id;
     filter.append(option);

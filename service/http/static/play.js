@@ -1,20 +1,36 @@
 // Playing from the page: the seated player's hand and the moves the service lists for it.
+// Nothing here knows a variant: a card that listed commands name is played by clicking it (a
+// choice between them when several do); where the moves take several cards, cards are picked one
+// by one and matched against the listed commands and choice forms; any other command is a
+// button. A variant's words for its moves, and how picked cards make its listed plays, come from
+// its table module (table-modules.js).
 
-import { cardFace, cardLabel, cardsLabel, rankOf, suitOf } from "./cards.js";
+import { cardFace, cardLabel, cardsLabel } from "./cards.js";
 import { clear, countdown, el } from "./dom.js";
-import { combinationPhrase, COMBINATIONS } from "./names.js";
+import { tableModule } from "./table-modules.js";
+import { capitalise, spaced } from "./words.js";
 
-const LINE = ["", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
-const pick = { version: -1, selected: new Set(), down: null };
+// What the player has picked: several cards (by their place in the hand, a double deck holds a
+// card twice), or the one card several commands name; forgotten when the game moves on.
+const pick = { version: -1, selected: new Set(), card: null };
 
-const WORDS = {
-  pass: "Pass",
-  challenge: "Challenge!",
-  decline: "Let it stand",
-  vote_end: "Vote to end the game",
-  vote_cancel: "Vote to cancel the game",
-  leave: "Leave the table",
+// The commands every variant has.
+const SHARED_MOVES = {
+  vote_cancel: { label: () => "Vote to cancel the game" },
+  leave: { label: () => "Leave the table" },
 };
+
+function fieldWords(name, value) {
+  if (name === "card") return cardLabel(value);
+  if (name === "cards") return cardsLabel(value);
+  return Array.isArray(value) ? value.join(" ") : String(value);
+}
+
+// A command in words where its variant gives none: "Play Q♠", "Bid 3".
+function plainLabel(command) {
+  const fields = Object.entries(command).filter(([name]) => name !== "type");
+  return capitalise([spaced(command.type), ...fields.map(([name, value]) => fieldWords(name, value))].join(" "));
+}
 
 function button(label, command, ctx, className = "") {
   const node = el("button", `move ${className}`.trim(), label);
@@ -24,26 +40,8 @@ function button(label, command, ctx, className = "") {
   return node;
 }
 
-function sortedRanks(cards) {
-  return cards.map(rankOf).sort().join(",");
-}
-
-function isFlush(cards) {
-  return cards.length > 1 && cards.every((c) => suitOf(c) === suitOf(cards[0]));
-}
-
-// The combinations the service lists that the selected cards could be played as.
-function selectionPlays(selected, plays) {
-  const ranks = sortedRanks(selected);
-  const flush = isFlush(selected);
-  const kinds = new Map();
-  for (const command of plays) {
-    if (sortedRanks(command.cards) !== ranks) continue;
-    if (command.combination === "straight_flush" && !flush) continue;
-    if (command.combination === "straight" && flush) continue;
-    kinds.set(command.combination, { type: "play", cards: selected, combination: command.combination });
-  }
-  return [...kinds.values()];
+function sameCards(a, b) {
+  return a.length === b.length && [...a].sort().join() === [...b].sort().join();
 }
 
 function takeCards(pool, cards) {
@@ -83,45 +81,7 @@ function formCards(form) {
   return [...(form.command[form.field] || []), ...form.from.flat()];
 }
 
-function verbOf(command) {
-  if (command.type === "pass_cards") return `Pass ${cardsLabel(command.cards)}`;
-  if (command.type === "bury") return command.cards.length ? `Bury ${cardsLabel(command.cards)}` : "Bury nothing";
-  if (command.type === "play" && command.combination) return `Play ${combinationOf(command)}`;
-  return command.type.replaceAll("_", " ");
-}
-
-function combinationOf(command) {
-  const ranks = command.cards.map(rankOf);
-  const counts = {};
-  ranks.forEach((r) => (counts[r] = (counts[r] || 0) + 1));
-  let rank;
-  if (["pair", "triple", "triple_pair", "bomb", "single"].includes(command.combination)) {
-    rank = Object.keys(counts).sort((a, b) => counts[b] - counts[a])[0];
-  } else {
-    const aceLow = ranks.includes("A") && ranks.includes("2");
-    const position = (r) => (r === "A" ? (aceLow ? 1 : 14) : LINE.indexOf(r));
-    rank = ranks.reduce((best, r) => (position(r) > position(best) ? r : best));
-  }
-  return combinationPhrase(command.combination, command.cards.length, rank);
-}
-
-export function renderPlay(root, view, ctx) {
-  if (pick.version !== view.version) {
-    pick.version = view.version;
-    pick.selected.clear();
-    pick.down = null;
-  }
-  const commands = view.legal_commands || [];
-  const hand = view.hand || [];
-  const single = commands.filter((c) => typeof c.card === "string");
-  const multi = commands.filter((c) => Array.isArray(c.cards));
-  const forms = commands.filter((c) => c.type === "choice" && c.command);
-  const other = commands.filter((c) => c.card === undefined && c.cards === undefined && c.type !== "choice");
-  const selected = [...pick.selected].sort((a, b) => a - b).map((i) => hand[i]);
-  const selecting = multi.length + forms.length > 0 && single.length === 0;
-  const usableCards = new Set([...multi.flatMap((c) => c.cards), ...forms.flatMap(formCards)]);
-  const redraw = () => renderPlay(root, view, ctx);
-
+function statusLine(view, ctx) {
   const status = el("p", "turn");
   if (view.status !== "active") status.textContent = view.status === "waiting" ? "The game starts when every seat is taken." : "The game is over.";
   else if (view.to_act.includes(view.seat)) {
@@ -131,28 +91,31 @@ export function renderPlay(root, view, ctx) {
   } else {
     status.textContent = view.to_act.length ? `Waiting for ${view.to_act.map(ctx.who).join(", ")}.` : "Waiting for the table.";
   }
+  return status;
+}
 
+function handRow(turn, single, selecting, usableCards) {
   const cards = el("div", "hand mine");
   cards.id = "hand";
-  hand.forEach((code, index) => {
+  turn.hand.forEach((code, index) => {
     const face = cardFace(code, "");
     const own = single.filter((c) => c.card === code);
     const usable = own.length > 0 || (selecting && usableCards.has(code));
     face.tabIndex = usable ? 0 : -1;
     face.setAttribute("role", "button");
     face.classList.toggle("playable", usable);
-    face.classList.toggle("selected", pick.selected.has(index) || pick.down === code);
+    face.classList.toggle("selected", pick.selected.has(index) || pick.card === code);
     face.setAttribute("aria-pressed", String(pick.selected.has(index)));
     const activate = () => {
       if (selecting) {
         if (pick.selected.has(index)) pick.selected.delete(index);
         else pick.selected.add(index);
-        redraw();
+        turn.redraw();
       } else if (own.length === 1) {
-        ctx.send(own[0]);
+        turn.ctx.send(own[0]);
       } else if (own.length > 1) {
-        pick.down = pick.down === code ? null : code;
-        redraw();
+        pick.card = pick.card === code ? null : code;
+        turn.redraw();
       }
     };
     face.onclick = activate;
@@ -164,111 +127,148 @@ export function renderPlay(root, view, ctx) {
     };
     cards.append(face);
   });
-  if (!hand.length) cards.append(el("span", "empty", "no cards in hand"));
+  if (!turn.hand.length) cards.append(el("span", "empty", "no cards in hand"));
+  return cards;
+}
 
-  const moves = el("div", "moves");
-  moves.id = "moves";
-  const ups = single.filter((c) => c.type === "play_up");
-  const downs = single.filter((c) => c.type === "play_down");
-  if (ups.length) moves.append(el("p", "hint", "Click a card to play it face up."));
-  if (downs.length && !pick.down) moves.append(el("p", "hint", "Click a card to play it face down, then declare a rank."));
-  if (pick.down) {
-    const declare = el("div", "declare", `Play ${cardLabel(pick.down)} face down, declaring: `);
-    for (const command of downs.filter((c) => c.card === pick.down)) declare.append(button(command.declared, command, ctx, "rank"));
-    moves.append(declare);
+// Commands naming one card: how a click plays, and the commands of the card picked, if any.
+function cardMoves(turn, single) {
+  const picked = single.filter((c) => c.card === pick.card);
+  const nodes = [];
+  for (const type of new Set(single.map((c) => c.type))) {
+    if (picked.some((c) => c.type === type)) continue;
+    nodes.push(el("p", "hint", turn.about(type).hint || `Click a card to ${spaced(type)}.`));
   }
-  const plain = single.filter((c) => c.type === "play" || c.type === "reveal" || c.type === "choose");
-  if (plain.length) {
-    const verb = { play: "play", reveal: "reveal", choose: "choose" }[plain[0].type];
-    moves.append(el("p", "hint", `Click a card to ${verb} it.`));
+  if (picked.length) {
+    const choosing = turn.about(picked[0].type).choosing;
+    const row = el("div", "alternatives", choosing ? choosing(pick.card) : `${cardLabel(pick.card)}: `);
+    for (const command of picked) row.append(button(turn.label(command), command, turn.ctx, "alternative"));
+    nodes.push(row);
   }
-  const passes = multi.filter((c) => c.type === "pass_cards");
-  if (passes.length) {
-    const size = passes[0].cards.length;
-    const row = el("div", "chosen", `Pick ${size} cards to pass: `, selected.length ? cardsLabel(selected) : "none yet");
-    if (selected.length === size) row.append(" ", button(`Pass these ${size}`, { type: "pass_cards", cards: selected }, ctx, "primary"));
-    moves.append(row);
+  return nodes;
+}
+
+// The listed several-card commands the selected cards make: the variant's module knows which
+// other cards make the same play as the ones listed; without one, exactly the listed cards do.
+function commandsMadeBy(variant, selected, commands) {
+  if (!selected.length) return [];
+  if (variant.commandsForSelection) return variant.commandsForSelection(selected, commands);
+  return commands.filter((c) => sameCards(c.cards, selected));
+}
+
+// Listed several-card commands: those the selected cards make, then every one, grouped.
+function selectionMoves(turn, multi) {
+  const { selected, ctx } = turn;
+  const row = el("div", "chosen", "Selected: ", selected.length ? cardsLabel(selected) : "click cards in your hand, or pick a move below");
+  const fits = commandsMadeBy(turn.variant, selected, multi);
+  for (const command of fits) row.append(" ", button(turn.label(command), command, ctx, "primary"));
+  if (selected.length && !fits.length) row.append(el("span", "hint", " — not a play you can make now"));
+  const groups = new Map();
+  for (const command of multi) {
+    const group = turn.about(command.type).group;
+    const heading = group ? group(command) : spaced(command.type);
+    if (!groups.has(heading)) groups.set(heading, []);
+    groups.get(heading).push(command);
   }
-  const buries = multi.filter((c) => c.type === "bury");
-  if (buries.length) {
-    const most = Math.max(...buries.map((c) => c.cards.length));
-    const row = el("div", "chosen", `Bury up to ${most} cards face down: `, selected.length ? cardsLabel(selected) : "pick them in your hand");
-    if (selected.length && selected.length <= most) row.append(" ", button(`Bury these ${selected.length}`, { type: "bury", cards: selected }, ctx, "primary"));
-    row.append(" ", button("Bury nothing", { type: "bury", cards: [] }, ctx));
-    moves.append(row);
+  const nodes = [row];
+  for (const [heading, list] of groups) {
+    const group = el("details", "group", el("summary", "", `${heading} (${list.length})`));
+    group.open = groups.size <= 2 || list.length <= 4;
+    for (const command of list) group.append(button(cardsLabel(command.cards), command, ctx, "small"));
+    nodes.push(group);
   }
-  const plays = multi.filter((c) => c.type === "play");
-  if (plays.length) {
-    const row = el("div", "chosen", "Selected: ", selected.length ? cardsLabel(selected) : "click cards in your hand, or pick a move below");
-    const fits = selected.length ? selectionPlays(selected, plays) : [];
-    for (const command of fits) {
-      row.append(" ", button(`Play ${combinationOf(command)}`, command, ctx, "primary"));
+  return nodes;
+}
+
+// Choice forms: the commands the selected cards make, then what each form asks to pick.
+function formMoves(turn, forms) {
+  const { selected, ctx } = turn;
+  const made = forms.map((form) => matchForm(form, selected)).filter(Boolean);
+  const seen = new Set();
+  const row = el("div", "chosen form", "Your pick: ", selected.length ? cardsLabel(selected) : "click cards in your hand");
+  for (const command of made) {
+    const key = JSON.stringify(command);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    row.append(" ", button(turn.label(command), command, ctx, "primary"));
+  }
+  if (selected.length && !made.length) row.append(el("span", "hint", " — that pick is not a legal move"));
+  const nodes = [row];
+  for (const form of forms) {
+    const fixed = form.command[form.field] || [];
+    const size = form.min === form.max ? `${form.min}` : `${form.min} to ${form.max}`;
+    const what = turn.about(form.command.type).toPick || "more cards";
+    const hint = el("p", "hint form-hint", fixed.length ? `${turn.label({ ...form.command, [form.field]: fixed })} + pick ${size} of ${form.from.map(cardsLabel).join(", ")}` : `Pick ${size} ${what}.`);
+    if (fixed.length) {
+      const take = el("button", "small", "select it");
+      take.type = "button";
+      take.onclick = () => {
+        pick.selected.clear();
+        const pool = turn.hand.map((card, index) => [card, index]);
+        for (const card of fixed) {
+          const at = pool.findIndex(([c]) => c === card);
+          if (at >= 0) pick.selected.add(pool.splice(at, 1)[0][1]);
+        }
+        turn.redraw();
+      };
+      hint.append(" ", take);
     }
-    if (selected.length && !fits.length) row.append(el("span", "hint", " — not a play you can make now"));
-    moves.append(row);
-    const groups = new Map();
-    for (const command of plays) {
-      if (!groups.has(command.combination)) groups.set(command.combination, []);
-      groups.get(command.combination).push(command);
-    }
-    for (const [kind, list] of groups) {
-      const group = el("details", "group", el("summary", "", `${COMBINATIONS[kind] || kind} (${list.length})`));
-      group.open = groups.size <= 2 || list.length <= 4;
-      for (const command of list) group.append(button(cardsLabel(command.cards), command, ctx, "small"));
-      moves.append(group);
-    }
+    nodes.push(hint);
   }
-  if (forms.length) {
-    const made = forms.map((form) => matchForm(form, selected)).filter(Boolean);
-    const seen = new Set();
-    const row = el("div", "chosen form", "Your pick: ", selected.length ? cardsLabel(selected) : "click cards in your hand");
-    for (const command of made) {
-      const key = JSON.stringify(command);
-      if (seen.has(key)) continue;
-      seen.add(key);
-      row.append(" ", button(verbOf(command), command, ctx, "primary"));
-    }
-    if (selected.length && !made.length) row.append(el("span", "hint", " — that pick is not a legal move"));
-    moves.append(row);
-    for (const form of forms) {
-      const fixed = form.command[form.field] || [];
-      const size = form.min === form.max ? `${form.min}` : `${form.min} to ${form.max}`;
-      const what = { pass_cards: "cards to pass", bury: "cards to bury" }[form.command.type] || "more cards";
-      const hint = el("p", "hint form-hint", fixed.length ? `${verbOf({ ...form.command, [form.field]: fixed })} + pick ${size} of ${form.from.map(cardsLabel).join(", ")}` : `Pick ${size} ${what}.`);
-      if (fixed.length) {
-        const take = el("button", "small", "select it");
-        take.type = "button";
-        take.onclick = () => {
-          pick.selected.clear();
-          const pool = hand.map((card, index) => [card, index]);
-          for (const card of fixed) {
-            const at = pool.findIndex(([c]) => c === card);
-            if (at >= 0) pick.selected.add(pool.splice(at, 1)[0][1]);
-          }
-          redraw();
-        };
-        hint.append(" ", take);
-      }
-      moves.append(hint);
-    }
-  }
+  return nodes;
+}
+
+// Commands that name no card: a button each; leaving asks once more.
+function buttonRow(turn, other) {
   const row = el("div", "buttons");
   for (const command of other) {
-    if (command.type === "moon") {
-      const points = (view.table && view.table.options && view.table.options.moon_points) || 26;
-      const label = command.choice === "subtract" ? `Take −${points} myself` : `Give +${points} to every other player`;
-      row.append(button(label, command, ctx, "primary"));
-    } else if (command.type === "leave") {
-      const leave = el("button", "move danger", WORDS.leave);
+    if (command.type === "leave") {
+      const leave = el("button", "move danger", turn.label(command));
       leave.type = "button";
       leave.onclick = () => {
-        leave.replaceWith(el("span", "confirm", "Really leave? ", button("Yes, leave", command, ctx, "danger")));
+        leave.replaceWith(el("span", "confirm", "Really leave? ", button("Yes, leave", command, turn.ctx, "danger")));
       };
       row.append(leave);
     } else {
-      row.append(button(WORDS[command.type] || command.type.replaceAll("_", " "), command, ctx, command.type === "challenge" || command.type === "pass" ? "primary" : ""));
+      row.append(button(turn.label(command), command, turn.ctx, turn.about(command.type).primary ? "primary" : ""));
     }
   }
-  moves.append(row);
-  clear(root, status, cards, moves);
+  return row;
+}
+
+export function renderPlay(root, view, ctx) {
+  if (pick.version !== view.version) {
+    pick.version = view.version;
+    pick.selected.clear();
+    pick.card = null;
+  }
+  const variant = tableModule(view.variant);
+  const words = { ...SHARED_MOVES, ...variant.moves };
+  const about = (type) => words[type] || {};
+  const hand = view.hand || [];
+  // What the parts of the panel below share: the seat's cards and picks, and words for moves.
+  const turn = {
+    ctx,
+    hand,
+    variant,
+    selected: [...pick.selected].sort((a, b) => a - b).map((i) => hand[i]),
+    about,
+    label: (command) => (about(command.type).label ? about(command.type).label(command, view) : plainLabel(command)),
+    redraw: () => renderPlay(root, view, ctx),
+  };
+  const commands = view.legal_commands || [];
+  const single = commands.filter((c) => typeof c.card === "string");
+  const multi = commands.filter((c) => Array.isArray(c.cards));
+  const forms = commands.filter((c) => c.type === "choice");
+  const other = commands.filter((c) => c.card === undefined && c.cards === undefined && c.type !== "choice");
+  const selecting = multi.length + forms.length > 0 && single.length === 0;
+  const usableCards = new Set([...multi.flatMap((c) => c.cards), ...forms.flatMap(formCards)]);
+
+  const moves = el("div", "moves");
+  moves.id = "moves";
+  moves.append(...cardMoves(turn, single));
+  if (multi.length) moves.append(...selectionMoves(turn, multi));
+  if (forms.length) moves.append(...formMoves(turn, forms));
+  moves.append(buttonRow(turn, other));
+  clear(root, statusLine(view, ctx), handRow(turn, single, selecting, usableCards), moves);
 }

@@ -2,20 +2,8 @@
 
 import { cardRow } from "./cards.js";
 import { countdown, el } from "./dom.js";
-import { plural } from "./events.js";
-import * as openHand from "./tables/open-hand.js";
-import * as heartbeat from "./tables/heartbeat.js";
-import * as doubleHeartbeat from "./tables/double-heartbeat.js";
-import * as cancellationHearts from "./tables/cancellation-hearts.js";
-import * as oneUpOneDown from "./tables/one-up-one-down.js";
-
-const VARIANTS = {
-  "open-hand": openHand,
-  heartbeat,
-  "double-heartbeat": doubleHeartbeat,
-  "cancellation-hearts": cancellationHearts,
-  "one-up-one-down": oneUpOneDown,
-};
+import { tableModule } from "./table-modules.js";
+import { plural } from "./words.js";
 
 // How many of the other seats sit on the left and right sides (the rest across the top).
 function sideCount(others) {
@@ -62,7 +50,7 @@ function seatBox(view, seat, ctx, chosen) {
 }
 
 export function renderTable(root, view, ctx) {
-  const variant = VARIANTS[view.variant] || openHand;
+  const variant = tableModule(view.variant);
   const felt = el("div", `felt variant-${view.variant}`);
   felt.dataset.variant = view.variant;
   const n = view.seat_count;
@@ -87,36 +75,4 @@ export function renderTable(root, view, ctx) {
   }
   felt.append(place("top", top), place("west", left), center, place("east", right), place("bottom", [bottom]));
   root.replaceChildren(felt);
-}
-
-// Shared pieces for the variants' middles.
-
-export function block(title, ...children) {
-  return el("div", "block", title ? el("h3", "", title) : null, ...children);
-}
-
-export function playsRow(plays, who, { cancelled = [], winner = null } = {}) {
-  const row = el("div", "plays");
-  for (const play of plays) {
-    const spot = el("div", "play");
-    spot.dataset.seat = play.seat;
-    const cards = play.cards !== undefined ? play.cards : play.card ? [play.card] : [];
-    const drawn = cards.length ? cardRow(cards, { size: "small" }) : el("span", "passed", "pass");
-    for (const node of drawn.querySelectorAll(".card")) {
-      if (cancelled.includes(node.dataset.card)) node.classList.add("cancelled");
-    }
-    if (play.seat === winner) spot.classList.add("won");
-    spot.append(drawn, el("span", "by", who(play.seat)));
-    row.append(spot);
-  }
-  return row;
-}
-
-export function facts(pairs) {
-  const list = el("dl", "facts");
-  for (const [term, value] of pairs) {
-    if (value === null || value === undefined || value === false) continue;
-    list.append(el("dt", "", term), el("dd", "", value));
-  }
-  return list;
 }

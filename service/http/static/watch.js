@@ -1,12 +1,12 @@
 // One game's page: the table at any event, in any perspective it may be seen, live or replayed;
 // the seated player's hand and moves; the log in words; the audit.
 
-import { getJSON, postJSON } from "./api.js";
+import { getJSON, postJSON, problemWords } from "./api.js";
 import { checkReceipt, showLinks, showReport, showSeed } from "./audit.js";
 import { clear, el } from "./dom.js";
 import { describe } from "./events.js";
 import { markCurrent, renderLog } from "./log.js";
-import { loadVariants, problemWords, variantTitle } from "./names.js";
+import { loadVariants, variantTitle } from "./names.js";
 import { renderPlay } from "./play.js";
 import { renderTable } from "./tables.js";
 

@@ -1,11 +1,51 @@
 // Cancellation Hearts: two decks, identical cards in a trick cancel, lowest total wins.
 
-import { cardRow } from "../cards.js";
+import { cardRow, cardsLabel } from "../cards.js";
 import { el } from "../dom.js";
-import { plural } from "../events.js";
-import { block, facts, playsRow } from "../tables.js";
+import { block, facts, playsRow } from "../table-parts.js";
+import { plural, secretValue } from "../words.js";
 
 export const scoreUnit = "points";
+
+export function describe(event, who) {
+  const p = event.payload;
+  switch (event.type) {
+    case "CardsPassed": {
+      const cards = secretValue(p.cards);
+      return `${who(p.seat)} passes three cards face down${cards ? ` (${cardsLabel(cards)})` : ""}.`;
+    }
+    case "PassesDelivered":
+      return `The passed cards are delivered to the ${p.direction}.`;
+    case "TrickResolved": {
+      const cancelled = (p.cancelled || []).length ? ` ${cardsLabel(p.cancelled)} cancel out;` : "";
+      if (p.winner == null) {
+        const rest = p.last ? "it is the last trick, so nobody collects it" : "the cards go to the carry pile";
+        return `Trick ${p.trick}:${cancelled} nobody wins — ${rest}.`;
+      }
+      const kitty = p.kitty ? " and the kitty" : "";
+      return `Trick ${p.trick}:${cancelled} ${who(p.winner)} takes it${kitty}${p.points ? ` (${plural(p.points, "point")})` : ""}.`;
+    }
+    case "MoonShot":
+      return `${who(p.seat)} shot the moon: every heart and both queens of spades!`;
+    case "PenaltiesScored": {
+      const moon = p.moon != null ? ` ${who(p.moon)} shot the moon (${p.moon_choice}).` : "";
+      return `Hand ${p.hand} scored: ${p.points.map((x, s) => `${who(s)} ${x}`).join(", ")}.${moon} Totals ${p.totals.join(" / ")}.`;
+    }
+    default:
+      return null;
+  }
+}
+
+export const moves = {
+  pass_cards: { label: (command) => `Pass ${cardsLabel(command.cards)}`, toPick: "cards to pass" },
+  moon: {
+    label(command, view) {
+      const points = view.table.options.moon_points;
+      return command.choice === "subtract" ? `Take −${points} myself` : `Give +${points} to every other player`;
+    },
+    primary: true,
+  },
+};
 
 export function badges(view, seat) {
   const t = view.table;

@@ -1,12 +1,146 @@
 // Double Heartbeat (双倍心跳): climbing with two decks, bombs and alliances.
 
-import { cardRow } from "../cards.js";
+import { cardRow, cardsLabel, rankOf, suitOf } from "../cards.js";
 import { el } from "../dom.js";
-import { combinationPhrase } from "../names.js";
-import { ordinal, plural } from "../events.js";
-import { block, facts, playsRow } from "../tables.js";
+import { block, facts, playsRow } from "../table-parts.js";
+import { ordinal, plural, secretValue, spaced } from "../words.js";
 
 export const scoreUnit = "points";
+
+// --- combinations in words ------------------------------------------------------------------
+
+const COMBINATIONS = {
+  single: "single",
+  pair: "pair",
+  triple: "triple",
+  triple_pair: "triple with a pair",
+  straight: "straight",
+  consecutive_pairs: "consecutive pairs",
+  airplane: "airplane",
+  airplane_pairs: "airplane with pairs",
+  bomb: "bomb",
+  straight_flush: "straight flush",
+};
+// Kinds named by the rank they hold most of; the others (runs) by their top rank.
+const OF_A_KIND = ["single", "pair", "triple", "triple_pair", "bomb"];
+// The sequence line: an ace is low in a run that holds a 2 (A-2-3...), high otherwise.
+const LINE = ["", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
+
+function combinationName(kind, count) {
+  if (kind === "bomb" && count) return count === 8 ? "bomb of 8 (天王炸)" : `bomb of ${count}`;
+  return COMBINATIONS[kind] || spaced(kind);
+}
+
+function rankPlural(rank) {
+  return rank === "6" ? "6es" : `${rank}s`;
+}
+
+// The top combination in words: "pair of 7s", "airplane with pairs up to Q", "bomb: 6 × K".
+function combinationPhrase(kind, count, rank) {
+  switch (kind) {
+    case "single": return `single ${rank}`;
+    case "pair": return `pair of ${rankPlural(rank)}`;
+    case "triple": return `three ${rankPlural(rank)}`;
+    case "triple_pair": return `three ${rankPlural(rank)} with a pair`;
+    case "bomb": return count === 8 ? `bomb: 8 × ${rank} (天王炸, unbeatable)` : `bomb: ${count} × ${rank}`;
+    case "straight":
+    case "consecutive_pairs":
+    case "airplane":
+    case "airplane_pairs":
+    case "straight_flush":
+      return `${COMBINATIONS[kind]} up to ${rank} (${count} cards)`;
+    default: return combinationName(kind, count);
+  }
+}
+
+// A play command's combination in words, its rank read from its cards.
+function playPhrase(command) {
+  const ranks = command.cards.map(rankOf);
+  let rank;
+  if (OF_A_KIND.includes(command.combination)) {
+    const counts = {};
+    ranks.forEach((r) => (counts[r] = (counts[r] || 0) + 1));
+    rank = Object.keys(counts).sort((a, b) => counts[b] - counts[a])[0];
+  } else {
+    const aceLow = ranks.includes("A") && ranks.includes("2");
+    const position = (r) => (r === "A" ? (aceLow ? 1 : 14) : LINE.indexOf(r));
+    rank = ranks.reduce((best, r) => (position(r) > position(best) ? r : best));
+  }
+  return combinationPhrase(command.combination, command.cards.length, rank);
+}
+
+// --- playing --------------------------------------------------------------------------------
+
+function sortedRanks(cards) {
+  return cards.map(rankOf).sort().join(",");
+}
+
+function isFlush(cards) {
+  return cards.length > 1 && cards.every((c) => suitOf(c) === suitOf(cards[0]));
+}
+
+// The service lists one play per combination, with cards of its choosing: the selected cards
+// make each listed combination of the same ranks, a straight flush only in one suit and a
+// straight only in several.
+export function commandsForSelection(selected, commands) {
+  const ranks = sortedRanks(selected);
+  const flush = isFlush(selected);
+  const kinds = new Map();
+  for (const command of commands) {
+    if (command.type !== "play" || sortedRanks(command.cards) !== ranks) continue;
+    if (command.combination === "straight_flush" && !flush) continue;
+    if (command.combination === "straight" && flush) continue;
+    kinds.set(command.combination, { type: "play", cards: selected, combination: command.combination });
+  }
+  return [...kinds.values()];
+}
+
+export const moves = {
+  play: {
+    label: (command) => `Play ${playPhrase(command)}`,
+    group: (command) => combinationName(command.combination),
+  },
+  pass: { label: () => "Pass", primary: true },
+  bury: {
+    label: (command) => (command.cards.length ? `Bury ${cardsLabel(command.cards)}` : "Bury nothing"),
+    toPick: "cards to bury",
+  },
+};
+
+// --- the log --------------------------------------------------------------------------------
+
+export function describe(event, who) {
+  const p = event.payload;
+  const by = who(p.seat);
+  switch (event.type) {
+    case "FirstDealerDrawn":
+      return `${by} is drawn as the first dealer.`;
+    case "CardsBuried": {
+      const cards = secretValue(p.cards);
+      return p.count
+        ? `${by} buries ${plural(p.count, "card")} face down${cards ? ` (${cardsLabel(cards)})` : ""}.`
+        : `${by} buries nothing.`;
+    }
+    case "CombinationPlayed":
+      return `${by} plays a ${combinationName(p.combination, p.cards.length)}: ${cardsLabel(p.cards)}${p.bonus ? ` (+${p.bonus} bomb bonus)` : ""}.`;
+    case "TurnPassed":
+      return `${by} passes.`;
+    case "AllianceFormed":
+      return `${who(p.copier)} copies ${who(p.leader)}'s lead: they are allies.`;
+    case "AllianceBroken":
+      return `Betrayal! ${who(p.by)} bombs ally ${who(p.ally)}: the alliance is broken.`;
+    case "PlayerWentOut":
+      return `${by} goes out, finishing ${ordinal(p.place)}.`;
+    case "LeadInherited":
+      return `${by} takes the lead, as ${who(p.from_seat)} has gone out.`;
+    case "HandSettled":
+      return `Hand ${p.hand} settled: ${p.points.map((x, s) => `${who(s)} ${x > 0 ? "+" : ""}${x}`).join(", ")}.`;
+    default:
+      return null;
+  }
+}
+
+// --- the table ------------------------------------------------------------------------------
 
 export function badges(view, seat) {
   const t = view.table;

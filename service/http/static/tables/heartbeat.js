@@ -2,10 +2,52 @@
 
 import { cardBack, cardFace, cardLabel } from "../cards.js";
 import { el } from "../dom.js";
-import { TEMPO } from "../names.js";
-import { block } from "../tables.js";
+import { block } from "../table-parts.js";
+import { listed, plural, secretValue, winnersText } from "../words.js";
 
 export const scoreUnit = "chips";
+
+// The tempo cards: name and what each does to its round.
+const TEMPO = {
+  pressure: ["Pressure", "choose before the timer runs out"],
+  reveal: ["Reveal", "everyone shows a card first"],
+  reverse: ["Reverse", "the lowest card wins"],
+  double: ["Double", "winners take 2 chips"],
+};
+
+function tempoName(tempo) {
+  return (TEMPO[tempo] || [tempo])[0];
+}
+
+export function describe(event, who) {
+  const p = event.payload;
+  switch (event.type) {
+    case "TempoDeckShuffled":
+      return `The tempo deck (${plural(p.size, "card")}) is shuffled.`;
+    case "TempoCardFlipped": {
+      const [name, meaning] = TEMPO[p.tempo] || [p.tempo || "no tempo card", ""];
+      return `Round ${p.round}: the tempo card is ${name}${meaning ? " — " + meaning : ""}.`;
+    }
+    case "CardShown": {
+      const card = p.card || secretValue(p.sealed);
+      return `${who(p.seat)} reveals ${card ? cardLabel(card) : "a card of rank " + p.rank}.`;
+    }
+    case "CardChosen": {
+      const card = secretValue(p.card);
+      return `${who(p.seat)} chooses a card face down${card ? ` (${cardLabel(card)})` : ""}.`;
+    }
+    case "ChoiceTimedOut":
+      return `Time is up: a card is picked at random for ${listed(p.seats.map(who))}.`;
+    case "ChoicesRevealed":
+      return `Round ${p.round}, the choices turn over: ${p.plays.map((x) => `${who(x.seat)} ${cardLabel(x.card)}`).join(", ")}.`;
+    case "RoundScored": {
+      const chips = p.winners.length ? ` (${p.chips.map((c, s) => (c ? `${who(s)} +${c}` : "")).filter(Boolean).join(", ")})` : "";
+      return `Round ${p.round}${p.tempo ? ` (${tempoName(p.tempo)})` : ""}: ${winnersText(p.winners, who)}${chips}.`;
+    }
+    default:
+      return null;
+  }
+}
 
 export function badges(view, seat) {
   const t = view.table;
@@ -57,7 +99,7 @@ export function center(view, ctx) {
     const body = table.createTBody();
     for (const round of [...t.rounds].reverse()) {
       const row = body.insertRow();
-      row.append(el("td", "", round.round), el("td", "", round.tempo ? TEMPO[round.tempo][0] : "—"));
+      row.append(el("td", "", round.round), el("td", "", round.tempo ? tempoName(round.tempo) : "—"));
       for (let seat = 0; seat < view.seat_count; seat++) {
         const play = round.plays.find((p) => p.seat === seat);
         const cell = el("td", round.winners.includes(seat) ? "won" : "", play ? cardFace(play.card, "tiny") : "—");

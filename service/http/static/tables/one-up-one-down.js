@@ -1,10 +1,67 @@
 // One Up One Down (一上一下): face up, face down, bluff and challenge.
 
-import { cardBack, cardFace } from "../cards.js";
+import { cardBack, cardFace, cardLabel } from "../cards.js";
 import { countdown, el } from "../dom.js";
-import { block, facts } from "../tables.js";
+import { block, facts } from "../table-parts.js";
+import { plural, secretValue, winnersText } from "../words.js";
 
 export const scoreUnit = "";
+
+export function describe(event, who) {
+  const p = event.payload;
+  const by = who(p.seat);
+  switch (event.type) {
+    case "CardPlayed":
+      return `${by} plays ${cardLabel(p.card)} face up.`;
+    case "FirstPlayerDrawn":
+      return `${by} drew the highest card and plays first.`;
+    case "CardPlayedFaceDown": {
+      const card = secretValue(p.card);
+      return `${by} plays a card face down, declaring ${p.declared}${card ? ` (really ${cardLabel(card)})` : ""}.`;
+    }
+    case "CardDrawn": {
+      const card = secretValue(p.card);
+      return `${by} draws a card from the stock${card ? ` (${cardLabel(card)})` : ""}.`;
+    }
+    case "Challenged":
+      return `${by} challenges!`;
+    case "ChallengeDeclined":
+      return `${by} lets it stand.`;
+    case "ChallengeWindowExpired":
+      return "The challenge window runs out.";
+    case "ChallengeWindowClosed":
+      return `Nobody challenged: ${by}'s ${p.declared} stands.`;
+    case "ChallengeResolved": {
+      const challenger = who(p.challenger);
+      const result = p.succeeded ? `succeeds, ${by} takes the pile` : `fails, ${challenger} takes the pile`;
+      return `${challenger} challenged ${by}: the card is ${cardLabel(p.card)}, declared ${p.declared} — the challenge ${result}.`;
+    }
+    case "PileCollected": {
+      const count = p.shown && p.shown.length ? ` (${plural(p.shown.length + (secretValue(p.hidden) || []).length, "card")})` : "";
+      return `${by} picks up the pile${count} and starts a new round.`;
+    }
+    case "EndVoted":
+      return `${by} votes to end the game.`;
+    case "LastCardStood":
+      return `${by}'s last card stands: ${by} wins!`;
+    case "StalemateEnded":
+      return `The game ends ${p.reason === "cap" ? "at the play limit" : "by agreement"}: fewest cards wins — ${winnersText(p.winners, who)}.`;
+    default:
+      return null;
+  }
+}
+
+export const moves = {
+  play_up: { hint: "Click a card to play it face up." },
+  play_down: {
+    hint: "Click a card to play it face down, then declare a rank.",
+    choosing: (card) => `Play ${cardLabel(card)} face down, declaring: `,
+    label: (command) => command.declared,
+  },
+  challenge: { label: () => "Challenge!", primary: true },
+  decline: { label: () => "Let it stand" },
+  vote_end: { label: () => "Vote to end the game" },
+};
 
 export function badges(view, seat) {
   const t = view.table;

@@ -2,9 +2,21 @@
 
 import { cardLabel, cardRow } from "../cards.js";
 import { el } from "../dom.js";
-import { block, facts, playsRow } from "../tables.js";
+import { block, facts, playsRow } from "../table-parts.js";
 
 export const scoreUnit = "tricks";
+
+export function describe(event, who) {
+  const p = event.payload;
+  switch (event.type) {
+    case "FirstLeaderChosen":
+      return p.method === "cutter"
+        ? `${who(p.seat)} leads first (the seat right of the dealer).`
+        : `${who(p.seat)} drew the highest card and leads first.`;
+    default:
+      return null;
+  }
+}
 
 export function seatLine(view, seat) {
   const played = view.table.played[seat] || [];
