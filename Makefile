@@ -8,7 +8,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 
 .DEFAULT_GOAL := help
-.PHONY: help install run test check lint format typecheck pytest openapi bench browser golden soak fuzz torture clean
+.PHONY: help install run test check lint format typecheck layers pytest openapi bench browser golden soak fuzz torture clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | expand -t 18
@@ -26,7 +26,7 @@ run: $(INSTALLED) ## start the API on http://$(HOST):$(PORT) with the SQLite sto
 
 test: check pytest ## lint, type-check and run the whole test suite
 
-check: lint typecheck ## ruff and mypy
+check: lint typecheck layers ## ruff, mypy and the layer contract
 
 lint: $(INSTALLED) ## ruff lint and format check
 	$(VENV)/bin/ruff check .
@@ -38,6 +38,9 @@ format: $(INSTALLED) ## apply ruff's formatting and safe fixes
 
 typecheck: $(INSTALLED) ## mypy (strict on domain/)
 	$(VENV)/bin/mypy domain service projections
+
+layers: $(INSTALLED) ## import-linter: domain -> projections -> service, and service/'s own layers
+	$(VENV)/bin/lint-imports
 
 CJK_FONT ?= /usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc
 $(CHROMIUM): | $(CJK_FONT)

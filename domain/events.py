@@ -51,6 +51,11 @@ def tag_of(value: msgspec.Struct) -> str:
     return str(value.__struct_config__.tag)
 
 
+def tag_of_type(kind: type[msgspec.Struct]) -> str:
+    """The wire name of a tagged event or command type."""
+    return str(kind.__struct_config__.tag)
+
+
 def topic(event_class: type[Event]) -> str:
     """The stored topic of an event class: its explicit tag and schema version."""
     return f"{TOPIC_PREFIX}:{event_class.__struct_config__.tag}:v{event_class.SCHEMA_VERSION}"

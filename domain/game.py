@@ -12,6 +12,7 @@ from typing import Any
 
 import msgspec
 
+from domain.commands import REFUSALS as COMMAND_REFUSALS
 from domain.commands import Command, Leave, VoteCancel
 from domain.deadlines import is_due
 from domain.errors import Failure, RuleViolation, forbidden, invalid
@@ -30,31 +31,58 @@ from domain.events import (
 from domain.fairness import RandomStream, commitment
 from domain.variant import Outcome, Turn, Variant
 from domain.variants import REFUSALS as REGISTRY_REFUSALS
-from domain.variants import variant_by_id
+from domain.variants import VARIANTS, variant_by_id
 
 MAX_CLIENT_SEED = 128
 MAX_EXPIRIES = 64  # a bound on expiries in one batch; each starts a later deadline, if any
 
-REFUSALS: Mapping[str, Failure] = {
+OVER: Mapping[str, Failure] = {
+    "game_finished": Failure.CONFLICT,
+    "game_cancelled": Failure.CONFLICT,
+}
+CREATE_REFUSALS: Mapping[str, Failure] = {
     **REGISTRY_REFUSALS,
     "invalid_seat_count": Failure.INVALID,
     "unknown_option": Failure.INVALID,
     "invalid_option": Failure.INVALID,
     "invalid_client_seed": Failure.INVALID,
+}
+JOIN_REFUSALS: Mapping[str, Failure] = {
+    **OVER,
     "already_seated": Failure.CONFLICT,
     "game_full": Failure.CONFLICT,
+    "invalid_client_seed": Failure.INVALID,
+}
+CANCEL_REFUSALS: Mapping[str, Failure] = {
+    **OVER,
     "not_creator": Failure.FORBIDDEN,
+    "game_already_started": Failure.CONFLICT,
+}
+ACT_REFUSALS: Mapping[str, Failure] = {
+    **OVER,
+    "game_not_started": Failure.CONFLICT,
     "not_seated": Failure.FORBIDDEN,
     "player_left": Failure.CONFLICT,
     "unknown_command": Failure.INVALID,
     "already_voted": Failure.CONFLICT,
-    "game_finished": Failure.CONFLICT,
-    "game_cancelled": Failure.CONFLICT,
-    "game_not_started": Failure.CONFLICT,
-    "game_already_started": Failure.CONFLICT,
 }
-"""What the shared lifecycle refuses (creating, joining, cancelling, a command's seat and type);
-a command's own rules add its variant's ``refusals``."""
+"""What the shared lifecycle refuses, by use (a command's own rules add its variant's
+``refusals``)."""
+REFUSALS: Mapping[str, Failure] = {
+    **CREATE_REFUSALS,
+    **JOIN_REFUSALS,
+    **CANCEL_REFUSALS,
+    **ACT_REFUSALS,
+}
+
+
+def play_refusals() -> set[tuple[str, Failure]]:
+    """Every refusal a seat's command can meet, in any hosted variant: the lifecycle's, the
+    parsing's and the variants' own rules'."""
+    found = {*ACT_REFUSALS.items(), *COMMAND_REFUSALS.items()}
+    for variant in VARIANTS.values():
+        found.update(variant.refusals.items())
+    return found
 
 
 class SeatInfo(msgspec.Struct, frozen=True, kw_only=True):
@@ -82,7 +110,7 @@ class GameState(msgspec.Struct, frozen=True, kw_only=True):
 
     @property
     def rules(self) -> Variant[Any, Any]:
-        return variant_by_id(self.variant)
+        return VARIANTS[self.variant]  # checked when the game was created
 
     def seat_of(self, player_id: str) -> int | None:
         for index, seat in enumerate(self.seats):
@@ -162,10 +190,10 @@ def join(
 ) -> list[Event]:
     if state.seat_of(player_id) is not None:
         raise RuleViolation("already_seated", "you already have a seat at this game")
+    if state.over:
+        raise _ended(state)
     if state.status != "waiting":
-        if len(state.seats) == state.seat_count and state.status == "active":
-            raise RuleViolation("game_full", "every seat of this game is taken")
-        raise _not_open(state)
+        raise RuleViolation("game_full", "every seat of this game is taken")
     _check_client_seed(client_seed)
     events: list[Event] = [
         SeatTaken(seat=len(state.seats), player_id=player_id, name=name, client_seed=client_seed)
@@ -181,7 +209,7 @@ def join(
 def cancel(state: GameState, *, by: str, player_id: str | None) -> list[Event]:
     """Cancel by the creator (before the start) or by an operator (any time before the end)."""
     if state.over:
-        raise _not_open(state)
+        raise _ended(state)
     if by == "creator":
         if player_id != state.creator:
             raise forbidden(
@@ -216,8 +244,10 @@ def act(
 def _decide(
     state: GameState, seat: int, command: Command, now: datetime, version: int
 ) -> list[Event]:
+    if state.over:
+        raise _ended(state)
     if state.status != "active":
-        raise _not_open(state)
+        raise RuleViolation("game_not_started", "this game is still waiting for players")
     if state.seats[seat].left:
         raise RuleViolation("player_left", "you have left this game")
     if isinstance(command, VoteCancel):
@@ -228,6 +258,11 @@ def _decide(
         raise invalid("unknown_command", f"{state.variant} has no command {tag_of(command)!r}")
     events = state.rules.decide(state.table, seat, command, Turn(now, stream(state), version))
     return _finish_if_over(state, events)
+
+
+def expiry_due(state: GameState, now: datetime) -> bool:
+    """Whether the game's running deadline has passed without an event applying it."""
+    return state.status == "active" and is_due(state.rules.deadline(state.table), now)
 
 
 def expire(state: GameState, *, now: datetime, version: int) -> list[Event]:
@@ -298,14 +333,11 @@ def _finish_if_over(state: GameState, events: list[Event]) -> list[Event]:
     return events
 
 
-def _not_open(state: GameState) -> RuleViolation:
-    if state.status == "finished":
-        return RuleViolation("game_finished", "this game is over")
+def _ended(state: GameState) -> RuleViolation:
+    """What a game that is over answers to everything."""
     if state.status == "cancelled":
         return RuleViolation("game_cancelled", "this game was cancelled")
-    if state.status == "waiting":
-        return RuleViolation("game_not_started", "this game is still waiting for players")
-    return RuleViolation("game_already_started", "this game has already started")
+    return RuleViolation("game_finished", "this game is over")
 
 
 def evolve(state: GameState | None, event: Event) -> GameState:

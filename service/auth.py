@@ -16,8 +16,19 @@ class Principal(msgspec.Struct, frozen=True, kw_only=True):
     name: str
     admin: bool = False
 
+    @property
+    def actor_id(self) -> str:
+        """Who acts, as receipts, tickets and limits key it: the player's id, or ``admin``."""
+        return self.player_id or ADMIN_ACTOR
 
-ADMIN = Principal(player_id=None, name="admin", admin=True)
+    @staticmethod
+    def of_actor(actor_id: str) -> Principal:
+        """The principal an ``actor_id`` names (the player's name is not kept with it)."""
+        return ADMIN if actor_id == ADMIN_ACTOR else Principal(player_id=actor_id, name="")
+
+
+ADMIN_ACTOR = "admin"
+ADMIN = Principal(player_id=None, name=ADMIN_ACTOR, admin=True)
 
 
 def new_token() -> str:

@@ -12,6 +12,7 @@ from litestar.testing import TestClient
 
 from domain.chain import PREFIX
 from service.application import Cardledger
+from service.live.streams import Live
 
 # A short game of every variant (seats, options): whole games over the API in a few seconds.
 SHORT_GAMES: dict[str, tuple[int, dict[str, Any]]] = {
@@ -30,6 +31,12 @@ class Api:
         self.client = client
         self.ledger = ledger
         self.tokens: list[str] = []
+
+    @property
+    def live(self) -> Live:
+        """The app's live feeds and streams."""
+        live: Live = self.client.app.state.live
+        return live
 
     def register(self, count: int) -> list[str]:
         for index in range(count):

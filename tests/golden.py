@@ -20,7 +20,7 @@ from domain.aggregate import GameAggregate
 from domain.choices import pick
 from domain.perspective import FULL
 from projections.events import event_out
-from service.bundle import FORMAT
+from service.application.bundle import FORMAT
 
 GOLDEN = Path(__file__).parent / "golden"
 START = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)

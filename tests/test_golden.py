@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from projections.audit import audit
-from service.bundle import read_bundle
+from service.application.bundle import read_bundle
 from tests.golden import GOLDEN, SCRIPTS, as_bundle, play, render
 
 

@@ -11,10 +11,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from datetime import datetime
+from functools import lru_cache
 from typing import Any
 
+from domain.commands import COMMON_COMMANDS
 from domain.errors import Failure, invalid
-from domain.events import Event
+from domain.events import LIFECYCLE_EVENTS, Event, tag_of_type, topic
 from domain.variant import Variant
 from domain.variants.cancellation_hearts import CancellationHearts
 from domain.variants.double_heartbeat import DoubleHeartbeat
@@ -77,3 +79,41 @@ def deadline_started(event: Event) -> datetime | None:
         return None
     deadline: datetime | None = getattr(event, "deadline")  # noqa: B009 - checked by the tests
     return deadline
+
+
+def event_types() -> Mapping[str, type[Event]]:
+    """Every stored game event type by its topic: the lifecycle's and every hosted variant's."""
+    return _event_types(tuple(VARIANTS))
+
+
+def command_tags() -> frozenset[str]:
+    """The ``type`` of every command some hosted variant takes."""
+    return _command_tags(tuple(VARIANTS))
+
+
+def deadline_topics() -> frozenset[str]:
+    """The topics of the events that start a deadline, in every hosted variant."""
+    return _deadline_topics(tuple(VARIANTS))
+
+
+# Derived once per set of hosted variants (a test may host one more for a while).
+@lru_cache(maxsize=8)
+def _event_types(hosted: tuple[str, ...]) -> Mapping[str, type[Event]]:
+    types: dict[str, type[Event]] = {}
+    every = (*LIFECYCLE_EVENTS, *(kind for v in hosted for kind in VARIANTS[v].events))
+    for kind in every:
+        claimed = types.setdefault(topic(kind), kind)
+        if claimed is not kind:
+            raise TypeError(f"{kind.__qualname__} and {claimed.__qualname__} share {topic(kind)}")
+    return types
+
+
+@lru_cache(maxsize=8)
+def _command_tags(hosted: tuple[str, ...]) -> frozenset[str]:
+    kinds = (*COMMON_COMMANDS, *(kind for v in hosted for kind in VARIANTS[v].commands))
+    return frozenset(tag_of_type(kind) for kind in kinds)
+
+
+@lru_cache(maxsize=8)
+def _deadline_topics(hosted: tuple[str, ...]) -> frozenset[str]:
+    return frozenset(topic(kind) for v in hosted for kind in VARIANTS[v].deadline_events)

@@ -7,18 +7,15 @@ other processes' NOTIFY, and polls as well (SQLite has no NOTIFY; a wake-up can 
 
 from __future__ import annotations
 
-import logging
-import threading
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from eventsourcing.persistence import Notification
 
 from domain.aggregate import Recorded
-from service.live.changes import Changes
 from service.store.event_store import Store
+from service.worker import Worker
 
-log = logging.getLogger("cardledger.follower")
 BATCH = 500
 
 
@@ -34,7 +31,6 @@ class LogFollower:
     def __init__(
         self,
         store: Store,
-        changes: Changes,
         consumers: Sequence[Consumer],
         *,
         start: Callable[[], int],
@@ -42,33 +38,28 @@ class LogFollower:
         gap: float = 0.02,
     ) -> None:
         self._store = store
-        self._changes = changes
         self._consumers = consumers
         self._start = start
-        self._poll = poll
-        self._gap = gap
         self.position: int | None = None
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, name="log-follower", daemon=True)
+        # Under load a write lands every millisecond: read in batches, not once per write.
+        # ``step`` is looked up at each run, so a caller may wrap it (the live benchmark does).
+        self.worker = Worker("log-follower", lambda: self.step(), idle=poll, gap=gap)
+        store.changes.subscribe(self.worker.wake)
 
     def start(self) -> None:
-        self._thread.start()
+        self.worker.start()
 
     def stop(self) -> None:
-        self._stop.set()
-        self._changes.notify()
-        if self._thread.is_alive():
-            self._thread.join(timeout=5)
+        self.worker.stop()
 
-    def step(self) -> int:
-        """Read what the log holds past our position and hand it on; returns how many."""
+    def step(self) -> None:
+        """Read what the log holds past our position and hand it on."""
         if self.position is None:
             self.position = self._start()
-        seen = 0
         while True:
             batch = self._store.game_notifications(self.position, BATCH)
             if not batch:
-                return seen
+                return
             wanted: list[list[Recorded]] = [[] for _ in self._consumers]
             for notification in batch:
                 interested = [c.wants(notification) for c in self._consumers]
@@ -81,18 +72,5 @@ class LogFollower:
                 if events:
                     consumer.observe(events)
             self.position = batch[-1].id
-            seen += len(batch)
             if len(batch) < BATCH:
-                return seen
-
-    def _run(self) -> None:
-        count = self._changes.count
-        while not self._stop.is_set():
-            try:
-                self.step()
-            except Exception:
-                log.exception("following the log failed; retrying")
-                self._stop.wait(1.0)
-            # Under load a write lands every millisecond: read in batches, not once per write.
-            self._stop.wait(self._gap)
-            count = self._changes.wait(count, self._poll)
+                return

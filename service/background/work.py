@@ -2,47 +2,56 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from service.application import Cardledger
 from service.background.deadlines import DeadlineWatcher
-from service.background.follower import LogFollower
-from service.background.projector import LeaderLock, ReadModelRunner
-from service.live.listener import PostgresListener
+from service.background.follower import Consumer, LogFollower
+from service.background.projector import ReadModelRunner
+from service.store.listener import PostgresListener
+from service.store.locks import LeaderLock
+from service.worker import Worker, WorkerHealth
 
 
 class BackgroundWork:
-    """The log follower (feeding the deadline watcher and the live feeds from the events it
-    reads), the deadline watcher, the inline projector (one process at a time) and, on
-    PostgreSQL, the LISTEN connection that wakes them when another process writes."""
+    """The log follower (feeding the deadline watcher and any other ``consumers``, such as the
+    live feeds, from the events it reads), the deadline watcher, the inline projector (one
+    process at a time) and, on PostgreSQL, the LISTEN connection that wakes them when another
+    process writes."""
 
-    def __init__(self, ledger: Cardledger) -> None:
+    def __init__(self, ledger: Cardledger, consumers: Sequence[Consumer] = ()) -> None:
         settings = ledger.settings
         self.read_models = ledger.read_models
-        self.watcher = DeadlineWatcher(ledger)
+        self.watcher = DeadlineWatcher(ledger.commands.expire, ledger.clock)
 
         def start_position() -> int:
             position, deadlines = ledger.read_models.running_deadlines()
             self.watcher.known(deadlines)
             return position
 
-        self.follower = LogFollower(
-            ledger.store,
-            ledger.changes,
-            [self.watcher, ledger.feeds],
-            start=start_position,
-        )
+        self.follower = LogFollower(ledger.store, [self.watcher, *consumers], start=start_position)
         self.projector = (
-            ReadModelRunner(ledger.read_models, ledger.changes, LeaderLock(settings, "projector"))
+            ReadModelRunner(
+                ledger.read_models, ledger.store.changes, LeaderLock(settings, "projector")
+            )
             if settings.projector == "inline"
             else None
         )
         channel = ledger.store.channel
         self.listener = (
-            PostgresListener(settings.database_url, channel, ledger.changes)
+            PostgresListener(settings.database_url, channel, ledger.store.changes)
             if settings.database_url and channel
             else None
         )
+
+    @property
+    def workers(self) -> list[Worker]:
+        """In the order they start (the listener first: it wakes the others)."""
+        runners = [self.listener, self.follower, self.watcher, self.projector]
+        return [runner.worker for runner in runners if runner is not None]
+
+    def health(self) -> list[WorkerHealth]:
+        return [worker.health() for worker in self.workers]
 
     def log_readers(self) -> dict[str, Callable[[], int | None]]:
         """Where each reader of the log stands: the read models at the position stored with
@@ -53,17 +62,9 @@ class BackgroundWork:
         }
 
     def start(self) -> None:
-        if self.listener is not None:
-            self.listener.start()
-        self.follower.start()
-        self.watcher.start()
-        if self.projector is not None:
-            self.projector.start()
+        for worker in self.workers:
+            worker.start()
 
     def stop(self) -> None:
-        if self.projector is not None:
-            self.projector.stop()
-        self.watcher.stop()
-        self.follower.stop()
-        if self.listener is not None:
-            self.listener.stop()
+        for worker in reversed(self.workers):
+            worker.stop()

@@ -1,4 +1,5 @@
-"""The litestar application."""
+"""The litestar application: where the process is put together (the application, its
+background work and live feeds, the routes and what they are given)."""
 
 from __future__ import annotations
 
@@ -10,22 +11,26 @@ from litestar import Litestar
 from litestar.config.compression import CompressionConfig
 from litestar.config.cors import CORSConfig
 from litestar.datastructures import ResponseHeader, State
+from litestar.middleware import DefineMiddleware
 from litestar.openapi import OpenAPIConfig
 
 from service.application import Cardledger
+from service.application.telemetry import LogLag, WorkerCollector
 from service.background.work import BackgroundWork
-from service.http.game_reads import GameReads
-from service.http.games import GameCommands
+from service.http.authentication import TokenAuthentication
+from service.http.dependencies import dependencies
 from service.http.limits import StreamSlots, rate_limits
-from service.http.meta import MetaController
 from service.http.metrics import Metrics, measured
 from service.http.openapi.document import refine_openapi
-from service.http.pages import PageController, static_files
-from service.http.players import PlayerController
 from service.http.problems import EXCEPTION_HANDLERS
-from service.http.rules import RulesController
+from service.http.routes.game_reads import GameReadsController
+from service.http.routes.games import GamesController
+from service.http.routes.meta import MetaController
+from service.http.routes.pages import PageController, static_files
+from service.http.routes.players import PlayerController
+from service.http.routes.rules import RulesController
+from service.live.streams import Live
 from service.settings import Settings
-from service.telemetry import LogLag
 
 API_VERSION = "0.1.0"
 INSTANCE_HEADER = "Cardledger-Instance"
@@ -54,10 +59,15 @@ def cors(settings: Settings) -> CORSConfig | None:
 def create_app(settings: Settings | None = None, ledger: Cardledger | None = None) -> Litestar:
     settings = settings or Settings.from_env()
     ledger = ledger or Cardledger(settings)
-    background = BackgroundWork(ledger)
+    live = Live(ledger)
+    background = BackgroundWork(ledger, consumers=[live.feeds])
     instance = secrets.token_hex(4)
     lag = LogLag(ledger.store, background.log_readers(), ledger.clock)
-    metrics = Metrics(instance, ledger.telemetry.registry, lag)
+    workers = WorkerCollector(background.health)
+    metrics = Metrics(instance, ledger.telemetry.registry, lag, workers)
+    metrics.held(what="games").set_function(lambda: len(ledger.games))
+    metrics.held(what="followed_games").set_function(live.feeds.followed)
+    provided = dependencies(ledger, live=live, slots=StreamSlots(settings.limits), metrics=metrics)
 
     def start() -> None:
         # Blocking store calls run in these threads, sized with the connection pool. Set here,
@@ -74,8 +84,8 @@ def create_app(settings: Settings | None = None, ledger: Cardledger | None = Non
     app = Litestar(
         route_handlers=[
             PlayerController,
-            GameCommands,
-            GameReads,
+            GamesController,
+            GameReadsController,
             MetaController,
             PageController,
             RulesController,
@@ -83,7 +93,11 @@ def create_app(settings: Settings | None = None, ledger: Cardledger | None = Non
         ],
         exception_handlers=EXCEPTION_HANDLERS,
         request_max_body_size=settings.max_body_bytes,
-        middleware=[lambda app: measured(app, metrics), *rate_limits(settings.limits)],
+        middleware=[
+            lambda app: measured(app, metrics),
+            *rate_limits(settings.limits),
+            DefineMiddleware(TokenAuthentication, players=ledger.players),
+        ],
         compression_config=CompressionConfig(
             backend="gzip", minimum_size=1024, gzip_compress_level=6, exclude=STREAMS
         ),
@@ -98,9 +112,8 @@ def create_app(settings: Settings | None = None, ledger: Cardledger | None = Non
         ],
         on_startup=[start],
         on_shutdown=[stop],
-        state=State(
-            {"ledger": ledger, "streams": StreamSlots(settings.limits), "metrics": metrics}
-        ),
+        dependencies=provided,
+        state=State({"metrics": metrics, "live": live, "background": background}),
     )
     refine_openapi(app)
     return app

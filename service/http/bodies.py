@@ -1,4 +1,5 @@
-"""Request bodies and their decoding: malformed JSON is 400, a body of the wrong shape 422."""
+"""Request bodies and their decoding (malformed JSON is 400, a body of the wrong shape 422),
+and the query values the service checks itself."""
 
 from __future__ import annotations
 
@@ -7,10 +8,13 @@ from typing import Any, TypeVar
 import msgspec
 
 from domain.commands import COMMON_COMMANDS
+from domain.events import tag_of_type
 from domain.variants import VARIANTS
-from service.errors import ApiError
+from service.errors import INVALID_BODY, INVALID_STATUS, MALFORMED_JSON
 
 T = TypeVar("T")
+GAME_STATUSES = ("waiting", "active", "finished", "cancelled")
+MAX_PAGE = 500
 
 
 class CreatePlayer(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -48,24 +52,27 @@ class Health(msgspec.Struct, frozen=True):
 
 
 def decode_json(body: bytes) -> Any:
+    """The body's JSON as plain values (None for an empty body)."""
     try:
         return msgspec.json.decode(body) if body else None
     except msgspec.DecodeError as error:
-        raise ApiError(400, "malformed_json", f"the body is not valid JSON: {error}") from None
+        raise MALFORMED_JSON(f"the body is not valid JSON: {error}") from None
     except RecursionError:
-        raise ApiError(400, "malformed_json", "the body's JSON is nested too deeply") from None
+        raise MALFORMED_JSON("the body's JSON is nested too deeply") from None
 
 
-def decode_body(body: bytes, kind: type[T], *, empty_ok: bool = False) -> T:
-    data = decode_json(body)
-    if data is None and empty_ok:
-        data = {}
+def convert(data: object, kind: type[T]) -> T:
+    """Decoded JSON as the body it must be."""
     try:
         return msgspec.convert(data, kind)
     except msgspec.ValidationError as error:
-        raise ApiError(
-            422, "invalid_body", f"the body does not fit {kind.__name__}: {error}"
-        ) from None
+        raise INVALID_BODY(f"the body does not fit {kind.__name__}: {error}") from None
+
+
+def checked_status(status: str | None) -> str | None:
+    if status is not None and status not in GAME_STATUSES:
+        raise INVALID_STATUS(f"status is one of {', '.join(GAME_STATUSES)}")
+    return status
 
 
 def variant_catalog() -> list[VariantInfo]:
@@ -84,7 +91,3 @@ def variant_catalog() -> list[VariantInfo]:
         )
         for variant in VARIANTS.values()
     ]
-
-
-def tag_of_type(kind: type[msgspec.Struct]) -> str:
-    return str(kind.__struct_config__.tag)

@@ -17,7 +17,7 @@ from litestar.types import ASGIApp, Message, Receive, Scope, Send
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 from prometheus_client.registry import Collector
 
-from service.telemetry import Children
+from service.application.telemetry import Children
 
 LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10)
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"

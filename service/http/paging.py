@@ -20,13 +20,11 @@ from urllib.parse import parse_qsl, urlencode
 
 import msgspec
 from litestar import Request, Response
-from litestar.datastructures import State
 from litestar.params import QueryParameter
 
-from service.errors import ApiError
-from service.http.callers import ledger
-from service.live.tickets import TicketBook
-from service.results import Item, Page, Place
+from service.application.tickets import TicketBook
+from service.errors import INVALID_CURSOR
+from service.read_models.pages import Item, Page, Place
 
 Cursor = Annotated[
     str | None,
@@ -44,8 +42,8 @@ class Cursors:
     """The cursors of one list with its filters: the place one names, and a page's answer with
     the Link to the next page."""
 
-    def __init__(self, state: State, listing: str, **filters: object) -> None:
-        self._tickets: TicketBook = ledger(state).tickets
+    def __init__(self, tickets: TicketBook, listing: str, **filters: object) -> None:
+        self._tickets = tickets
         self._subject = msgspec.json.encode([listing, filters], order="sorted")
 
     @cached_property
@@ -65,9 +63,7 @@ class Cursors:
                 raise ValueError("made for another list or filters, or edited")
             return msgspec.json.decode(data, type=kind)
         except (ValueError, msgspec.DecodeError):  # not base64url, another MAC, another shape
-            raise ApiError(
-                422,
-                "invalid_cursor",
+            raise INVALID_CURSOR(
                 "cursor is not one this list gave for these filters: pass the one in the"
                 ' previous page\'s Link rel="next" unchanged, or none for the first page',
             ) from None

@@ -10,31 +10,14 @@ from eventsourcing.persistence import InterfaceError, OperationalError
 from litestar import Request, Response
 from litestar.exceptions import HTTPException, ValidationException
 
-from domain.errors import Failure, RuleViolation
-from service.errors import ApiError
+from domain.errors import RuleViolation
+from service.errors import INVALID_PARAMETER, STORE_UNAVAILABLE, ApiError
+from service.http.contract import FAILURE_STATUS, HTTP_CODES, INTERNAL_ERROR, OTHER_HTTP_CODE
 from service.store.postgres import OutcomeUnknown
 
 PROBLEM_JSON = "application/problem+json"
 RETRY_AFTER_SECONDS = 1
 log = logging.getLogger("cardledger")
-
-FAILURE_STATUS = {
-    Failure.INVALID: 422,
-    Failure.CONFLICT: 409,
-    Failure.FORBIDDEN: 403,
-    Failure.NOT_FOUND: 404,
-}
-
-HTTP_CODES = {
-    400: "bad_request",
-    401: "unauthorized",
-    403: "forbidden",
-    404: "not_found",
-    405: "method_not_allowed",
-    413: "body_too_large",
-    415: "unsupported_media_type",
-    429: "rate_limited",
-}
 
 
 def problem(
@@ -75,12 +58,12 @@ def on_validation_error(
     request: Request[Any, Any, Any], error: ValidationException
 ) -> Response[Any]:
     """A path, query or header parameter of the wrong shape (bodies are decoded by us)."""
-    return problem(request, 400, "invalid_parameter", str(error.detail), errors=error.extra or [])
+    return problem(request, *INVALID_PARAMETER, str(error.detail), errors=error.extra or [])
 
 
 def on_http_exception(request: Request[Any, Any, Any], error: HTTPException) -> Response[Any]:
     status = error.status_code
-    code = HTTP_CODES.get(status, "http_error" if status < 500 else "internal_error")
+    code = HTTP_CODES.get(status, OTHER_HTTP_CODE if status < 500 else INTERNAL_ERROR)
     detail = str(error.detail) if status < 500 else "internal error"
     headers = dict(error.headers or {})  # e.g. Allow, or the RateLimit-* of a 429
     if status == 429 and "RateLimit-Reset" in headers:
@@ -99,18 +82,13 @@ def on_store_unavailable(
         if isinstance(error, OutcomeUnknown)
         else "the event store is unavailable; nothing was changed, try again"
     )
-    return problem(
-        request,
-        503,
-        "store_unavailable",
-        detail,
-        headers={"Retry-After": str(RETRY_AFTER_SECONDS)},
-    )
+    retry = {"Retry-After": str(RETRY_AFTER_SECONDS)}
+    return problem(request, *STORE_UNAVAILABLE, detail, headers=retry)
 
 
 def on_unexpected(request: Request[Any, Any, Any], error: Exception) -> Response[Any]:
     log.exception("unhandled error on %s %s", request.method, request.url.path, exc_info=error)
-    return problem(request, 500, "internal_error", "internal error")
+    return problem(request, 500, INTERNAL_ERROR, "internal error")
 
 
 EXCEPTION_HANDLERS: dict[Any, Any] = {

@@ -19,10 +19,10 @@ import msgspec
 from eventsourcing.persistence import Notification
 
 from domain.aggregate import GameAggregate, Recorded, project
+from domain.game import expiry_due
 from domain.perspective import Perspective
 from projections.events import event_out
-from projections.views import view
-from service.queries import expiry_due
+from service.application.queries import view_of
 from service.store.games import Games
 
 RECENT = 256  # events a feed keeps for streams that are a little behind
@@ -66,15 +66,9 @@ class Feed:
         deadline, where it depends on the time (rare, and brief: the watcher applies it)."""
 
         def make() -> object:
-            return view(
-                aggregate.state,
-                version=aggregate.version,
-                chain_head=aggregate.chain_head,
-                perspective=perspective,
-                now=now,
-            )
+            return view_of(aggregate, perspective, now)
 
-        if expiry_due(aggregate, now):
+        if expiry_due(aggregate.state, now):
             return msgspec.json.encode(make()).decode()
         return self._render(("view", aggregate.version, perspective), make)
 

@@ -13,17 +13,40 @@ from litestar.response import ServerSentEventMessage
 from domain.aggregate import Recorded
 from domain.perspective import Perspective
 from service.application import Cardledger
+from service.application.perspectives import viewer_perspective
 from service.auth import Principal
-from service.live.feeds import Feed
-from service.perspectives import viewer_perspective
+from service.live.feeds import Feed, Feeds
 
 PAGE = 100
 POLL_SECONDS = 1.0  # a wake-up only says "look again"; this catches one that never came
 PING_SECONDS = 15.0
 
 
+class Live:
+    """The process's live feeds, and the streams that follow them. The feeds hear of this
+    process's writes as they are saved, and of everyone's through the log follower (they are
+    one of its consumers)."""
+
+    def __init__(self, ledger: Cardledger) -> None:
+        self.ledger = ledger
+        self.feeds = Feeds(ledger.games)
+        ledger.writes.after_save(self.feeds.offer)
+        ledger.telemetry.count_streams(self.feeds.streams)
+
+    def stream(
+        self,
+        principal: Principal | None,
+        game_id: UUID,
+        after: int,
+        *,
+        on_end: Callable[[], None] = lambda: None,
+    ) -> AsyncGenerator[ServerSentEventMessage, None]:
+        return game_stream(self.ledger, self.feeds, principal, game_id, after, on_end=on_end)
+
+
 async def game_stream(
     ledger: Cardledger,
+    feeds: Feeds,
     principal: Principal | None,
     game_id: UUID,
     after: int,
@@ -35,8 +58,9 @@ async def game_stream(
 
     Live events come from the game's shared feed; a viewer further behind than the feed
     reads its own pages from the store until it has caught up."""
-    aggregate = await sync_to_thread(ledger.load, game_id)
-    feed, wakeup = ledger.feeds.follow(aggregate)
+    queries, store = ledger.queries, ledger.store
+    aggregate = await sync_to_thread(queries.load, game_id)
+    feed, wakeup = feeds.follow(aggregate)
     last_sent = time.monotonic()
     owed_view = False  # events went out from a page: the view after them follows
     try:
@@ -45,7 +69,7 @@ async def game_stream(
             latest = feed.after(after)
             if latest is None:
                 page = await sync_to_thread(
-                    ledger.recorded, game_id, after, min(feed.aggregate.version, after + PAGE)
+                    store.events_between, game_id, after, min(feed.aggregate.version, after + PAGE)
                 )
                 perspective = viewer_perspective(feed.aggregate.state, principal)
                 for event in page:
@@ -74,7 +98,7 @@ async def game_stream(
                     yield ServerSentEventMessage(comment="ping", data=None)
                     last_sent = time.monotonic()
     finally:
-        ledger.feeds.unfollow(feed, wakeup)
+        feeds.unfollow(feed, wakeup)
         on_end()
 
 

@@ -11,19 +11,24 @@ from eventsourcing.application import Application
 from eventsourcing.persistence import InfrastructureFactory, Mapper, Notification
 
 from domain.aggregate import Recorded
-from service.store.mapper import GAME_EVENT_TYPES, EnvelopeMapper
+from domain.variants import event_types
+from service.store.changes import Changes
+from service.store.mapper import EnvelopeMapper
 from service.store.postgres import HorizonRecorder, LedgerPostgresFactory, schema_lock
 from service.store.sqlite import BatchingRecorder, LedgerSQLiteFactory
 from service.store.troubles import Troubles
 
 T = TypeVar("T")
-GAME_TOPICS = tuple(GAME_EVENT_TYPES)
 
 
 class Store(Application[UUID]):
     """One table (SQLite file or PostgreSQL) for all games, written without a table lock."""
 
     name = "cardledger"
+
+    def __init__(self, env: Any = None) -> None:
+        super().__init__(env=env)
+        self.changes = Changes()
 
     def construct_factory(self, env: Any) -> InfrastructureFactory[Any]:
         module = env.get("PERSISTENCE_MODULE")
@@ -39,12 +44,20 @@ class Store(Application[UUID]):
     def save(self, *objs: Any, **kwargs: Any) -> list[Any]:
         """Every pending event of the given aggregates and records in one insert: the library's
         save without its runtime protocol checks (a tenth of a command's CPU) or its
-        snapshotting and notification hooks, which we do not use."""
+        snapshotting and notification hooks, which we do not use. The log's readers in this
+        process are woken at once."""
         stored = [
             self.mapper.to_stored_event(event) for obj in objs for event in obj.collect_events()
         ]
         self.recorder.insert_events(stored)
+        self.changes.notify()
         return []
+
+    def events_between(self, game_id: UUID, after: int, until: int) -> list[Recorded]:
+        """A game's events after version ``after``, up to ``until`` included."""
+        if until <= after:
+            return []
+        return list(self.events.get(game_id, gt=after, lte=until))  # type: ignore[arg-type]
 
     @property
     def writer(self) -> HorizonRecorder | BatchingRecorder:
@@ -86,13 +99,13 @@ class Store(Application[UUID]):
         """Game events after a log position, in log order."""
         return list(
             self.recorder.select_notifications(
-                after, limit, topics=GAME_TOPICS, inclusive_of_start=False
+                after, limit, topics=tuple(event_types()), inclusive_of_start=False
             )
         )
 
     def game_events_after(self, after: int, most: int) -> int:
         """How many game events the log holds past a position (counted up to ``most``)."""
-        return self.writer.count_notifications(after, GAME_TOPICS, most)
+        return self.writer.count_notifications(after, tuple(event_types()), most)
 
     def first_game_event_after(self, after: int) -> Recorded | None:
         """The game event a reader at this position takes next, if the log holds one yet."""

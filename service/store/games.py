@@ -16,7 +16,7 @@ from uuid import UUID
 from eventsourcing.application import AggregateNotFoundError
 
 from domain.aggregate import GameAggregate, project
-from service.errors import not_found
+from service.errors import GAME_NOT_FOUND
 from service.store.event_store import Store
 
 
@@ -45,9 +45,9 @@ class Games:
             try:
                 loaded = self._store.repository.get(game_id, projector_func=project)
             except AggregateNotFoundError:
-                raise not_found("game") from None
+                raise GAME_NOT_FOUND("no such game") from None
             if not isinstance(loaded, GameAggregate):
-                raise not_found("game")
+                raise GAME_NOT_FOUND("no such game")
             self.remember(loaded)
             return loaded
         newer = list(self._store.events.get(game_id, gt=known.version))

@@ -11,8 +11,8 @@ import msgspec
 from eventsourcing.persistence import Mapper, StoredEvent
 
 from domain.aggregate import Recorded
-from domain.events import LIFECYCLE_EVENTS, Event, Secret, topic
-from domain.variants import VARIANTS
+from domain.events import Secret, topic
+from domain.variants import event_types
 from service.store.records import RECORD_TYPES, RecordPayload, Registered, record_topic
 
 
@@ -31,17 +31,6 @@ class _RecordWire(msgspec.Struct, frozen=True):
     payload: msgspec.Raw
 
 
-def game_event_types() -> dict[str, type[Event]]:
-    """Every stored event type by topic; two types may not claim one topic."""
-    types: dict[str, type[Event]] = {}
-    for kind in (*LIFECYCLE_EVENTS, *(t for v in VARIANTS.values() for t in v.events)):
-        claimed = types.setdefault(topic(kind), kind)
-        if claimed is not kind:
-            raise TypeError(f"{kind.__qualname__} and {claimed.__qualname__} share {topic(kind)}")
-    return types
-
-
-GAME_EVENT_TYPES = game_event_types()
 RECORD_TYPES_BY_TOPIC: dict[str, type[RecordPayload]] = {record_topic(t): t for t in RECORD_TYPES}
 
 
@@ -87,7 +76,7 @@ class EnvelopeMapper(Mapper[UUID]):
         originator_id = stored_event.originator_id
         if not isinstance(originator_id, UUID):
             originator_id = UUID(str(originator_id))
-        game_type = GAME_EVENT_TYPES.get(stored_event.topic)
+        game_type = event_types().get(stored_event.topic)
         if game_type is not None:
             wire = _decoder(_GameWire).decode(stored_event.state)
             return Recorded(

@@ -13,9 +13,6 @@ other processes are woken by a NOTIFY sent after the commit, coalesced, from its
 from __future__ import annotations
 
 import contextlib
-import logging
-import threading
-import time
 import zlib
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TypeVar
@@ -40,8 +37,8 @@ from psycopg_pool import PoolTimeout
 from service.store.ranges import version_range
 from service.store.troubles import UNHEARD, Troubles
 from service.store.watchdog import StatementTimeout, Watchdog
+from service.worker import Worker
 
-log = logging.getLogger("cardledger.store")
 T = TypeVar("T")
 
 POSITION_BITS = 20  # events per transaction: at most 2**20
@@ -252,6 +249,7 @@ class HorizonRecorder(PostgresApplicationRecorder):
 
     def close(self) -> None:
         self.notifier.stop()
+        self.watchdog.stop()
 
 
 class Notifier:
@@ -267,38 +265,19 @@ class Notifier:
     ) -> None:
         self._connect = connect
         self._statement = SQL("NOTIFY {}").format(Identifier(channel))
-        self._wanted = threading.Event()
-        self._stopped = False
-        self._thread = threading.Thread(target=self._run, name="pg-notify", daemon=True)
-        self._started = False
-        self._lock = threading.Lock()
+        # A failed NOTIFY is not retried: the next write pokes again, and pollers cover the gap.
+        self.worker = Worker("pg-notify", self._notify, idle=None, gap=GAP_SECONDS, eager=False)
 
     def poke(self) -> None:
-        if not self._started:
-            with self._lock:
-                if not self._started and not self._stopped:
-                    self._thread.start()
-                    self._started = True
-        self._wanted.set()
+        self.worker.start()
+        self.worker.wake()
 
     def stop(self) -> None:
-        self._stopped = True
-        self._wanted.set()
-        if self._started:
-            self._thread.join(timeout=5)
+        self.worker.stop()
 
-    def _run(self) -> None:
-        while True:
-            self._wanted.wait()
-            if self._stopped:
-                return
-            self._wanted.clear()
-            try:
-                with self._connect() as connection:
-                    connection.execute(self._statement)
-            except Exception:  # the next write pokes again; pollers cover the gap meanwhile
-                log.warning("could not send the change notification", exc_info=True)
-            time.sleep(GAP_SECONDS)  # one NOTIFY per burst of writes
+    def _notify(self) -> None:
+        with self._connect() as connection:
+            connection.execute(self._statement)
 
 
 @contextlib.contextmanager

@@ -28,6 +28,7 @@ from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteDatastore, SQL
 
 from service.store.ranges import version_range
 from service.store.troubles import UNHEARD, Troubles
+from service.worker import Worker
 
 T = TypeVar("T")
 MAX_BATCH = 512  # pieces of work per transaction
@@ -54,7 +55,7 @@ class _Work(Generic[T]):
 
 
 class Writer:
-    """The process's one SQLite writing connection and the thread that owns it."""
+    """The process's one SQLite writing connection and the worker thread that owns it."""
 
     troubles: Troubles = UNHEARD
 
@@ -65,21 +66,23 @@ class Writer:
         self._synchronous = synchronous
         self._busy_timeout = busy_timeout
         self._queue: deque[_Work[Any]] = deque()
-        self._ready = threading.Condition()
+        self._lock = threading.Lock()
         self._stopped = False
         self._connection: sqlite3.Connection | None = None
         self.commits = 0  # transactions committed: fewer than the pieces of work they carried
-        self._thread = threading.Thread(target=self._run, name="sqlite-writer", daemon=True)
-        self._thread.start()
+        self.worker = Worker(
+            "sqlite-writer", self._drain, idle=None, eager=False, finish=self._finish
+        )
+        self.worker.start()
 
     def run(self, work: Callable[[sqlite3.Cursor], T]) -> T:
         """Run ``work(cursor)`` inside the next transaction; returns once that is committed."""
         item = _Work(work)
-        with self._ready:
+        with self._lock:
             if self._stopped:
                 raise OperationalError("the store is closed")
             self._queue.append(item)
-            self._ready.notify()
+        self.worker.wake()
         item.done.wait()
         if item.error is not None:
             raise item.error
@@ -90,10 +93,10 @@ class Writer:
         return self.run(lambda cursor: int(cursor.execute("PRAGMA synchronous").fetchone()[0]))
 
     def close(self) -> None:
-        with self._ready:
+        """Take no more work; what is queued is still carried out before the thread ends."""
+        with self._lock:
             self._stopped = True
-            self._ready.notify()
-        self._thread.join(timeout=10)
+        self.worker.stop(timeout=10)
 
     def _connect(self) -> sqlite3.Connection:
         connection = sqlite3.connect(
@@ -108,23 +111,30 @@ class Writer:
         connection.execute(f"PRAGMA synchronous={self._synchronous}")
         return connection
 
-    def _take(self) -> list[_Work[Any]] | None:
-        with self._ready:
-            while not self._queue and not self._stopped:
-                self._ready.wait()
-            if not self._queue:
-                return None
+    def _take(self) -> list[_Work[Any]]:
+        with self._lock:
             batch: list[_Work[Any]] = []
             while self._queue and len(batch) < MAX_BATCH:
                 batch.append(self._queue.popleft())
             return batch
 
-    def _run(self) -> None:
-        try:
-            while (batch := self._take()) is not None:
+    def _drain(self) -> None:
+        """Commit what is queued, a batch per transaction. Every piece's waiter is released,
+        whatever happens: a failure that escapes the batch fails every piece of it."""
+        while batch := self._take():
+            try:
                 self._commit(batch)
+            except BaseException as error:
+                self._fail(batch, error)
+                raise
+            finally:
                 for item in batch:
                     item.done.set()
+
+    def _finish(self) -> None:
+        """The thread's last act: what was queued before the close, then the connection."""
+        try:
+            self._drain()
         finally:
             if self._connection is not None:
                 self._connection.close()
@@ -170,7 +180,7 @@ class Writer:
                     self.troubles.retry("write_lock_wait")
                 time.sleep(0.001)
 
-    def _fail(self, batch: list[_Work[Any]], error: sqlite3.Error) -> None:
+    def _fail(self, batch: list[_Work[Any]], error: BaseException) -> None:
         """Nothing of the batch is durable: every piece hears so."""
         self.troubles.store_error(
             "write_lock_timeout" if "locked" in str(error) else "write_failed"
@@ -182,6 +192,7 @@ class Writer:
                 self._connection.close()
                 self._connection = None
         for item in batch:
+            item.result = None
             if item.error is None:
                 item.error = translated(error)
 

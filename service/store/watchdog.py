@@ -17,6 +17,8 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
+from service.worker import Worker
+
 TICK = 0.1  # seconds between looks
 
 
@@ -30,16 +32,16 @@ class Watchdog:
         self._watched: dict[int, tuple[float, int]] = {}  # connection id: (deadline, socket fd)
         self._fired: set[int] = set()
         self._lock = threading.Lock()
-        self._thread: threading.Thread | None = None
+        self.worker = Worker("pg-watchdog", self._cut_late, idle=TICK, eager=False)
 
     @contextlib.contextmanager
     def watching(self, connection: Any) -> Iterator[None]:
         """Run statements on ``connection`` under the deadline; raises StatementTimeout
         instead of the connection error if the watchdog cut them short."""
         key = id(connection)
+        self.worker.start()
         with self._lock:
             self._watched[key] = (time.monotonic() + self.seconds, connection.pgconn.socket)
-            self._start()
         try:
             yield
         except Exception as error:
@@ -55,21 +57,17 @@ class Watchdog:
         with self._lock:
             return key in self._fired
 
-    def _start(self) -> None:
-        if self._thread is None:
-            self._thread = threading.Thread(target=self._run, name="pg-watchdog", daemon=True)
-            self._thread.start()
+    def stop(self) -> None:
+        self.worker.stop()
 
-    def _run(self) -> None:
-        while True:
-            time.sleep(TICK)
-            now = time.monotonic()
-            with self._lock:
-                late = [(key, fd) for key, (due, fd) in self._watched.items() if due <= now]
-                for key, fd in late:
-                    self._fired.add(key)
-                    del self._watched[key]
-                    shut(fd)
+    def _cut_late(self) -> None:
+        now = time.monotonic()
+        with self._lock:
+            late = [(key, fd) for key, (due, fd) in self._watched.items() if due <= now]
+            for key, fd in late:
+                self._fired.add(key)
+                del self._watched[key]
+                shut(fd)
 
 
 def shut(fd: int) -> None:

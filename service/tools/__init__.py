@@ -1,1 +1,1 @@
-"""tools"""
+"""Command-line tools: serve, migrate, project, verify, simulate, bench, openapi."""

@@ -16,15 +16,16 @@ import uvicorn
 
 from projections.audit import audit
 from service.application import Cardledger
-from service.background.projector import LeaderLock, ReadModelRunner
-from service.background.read_models import ReadModels
-from service.bundle import BundleError, read_bundle
+from service.application.bundle import BundleError, read_bundle
+from service.background.projector import ReadModelRunner
 from service.http.app import create_app
 from service.http.openapi.document import openapi_json
 from service.http.protocol import TimedHttpToolsProtocol
-from service.live.listener import PostgresListener
 from service.numbers import whole_number
+from service.read_models.models import ReadModels
 from service.settings import Settings
+from service.store.listener import PostgresListener
+from service.store.locks import LeaderLock
 from service.tools import bench, load
 from service.tools.http1 import HttpError
 from service.tools.simulate import LoadReport, summary_text, write_results
@@ -73,7 +74,7 @@ def project(args: argparse.Namespace) -> int:
     ledger = Cardledger(settings)
     channel = ledger.store.channel
     listener = (
-        PostgresListener(settings.database_url, channel, ledger.changes)
+        PostgresListener(settings.database_url, channel, ledger.store.changes)
         if settings.database_url and channel
         else None
     )
@@ -86,7 +87,8 @@ def project(args: argparse.Namespace) -> int:
             return 0
         if listener is not None:
             listener.start()
-        ReadModelRunner(ledger.read_models, ledger.changes, LeaderLock(settings, "projector")).run()
+        leader = LeaderLock(settings, "projector")
+        ReadModelRunner(ledger.read_models, ledger.store.changes, leader).run()
     except KeyboardInterrupt:
         pass
     finally:

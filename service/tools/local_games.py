@@ -12,7 +12,7 @@ from service.auth import Principal
 
 
 def register(ledger: Cardledger, count: int) -> list[Principal]:
-    players = [ledger.register_player(f"P{index}") for index in range(count)]
+    players = [ledger.players.register(f"P{index}") for index in range(count)]
     return [Principal(player_id=p.player_id, name=p.name) for p in players]
 
 
@@ -24,12 +24,12 @@ def seated(ledger: Cardledger, seats: int) -> tuple[uuid.UUID, list[Principal]]:
 
 def new_game(ledger: Cardledger, who: list[Principal]) -> uuid.UUID:
     """An Open Hand game of ``who``, created by the first and joined by the others."""
-    created = ledger.create_game(
+    created = ledger.commands.create(
         who[0], variant="open-hand", seats=len(who), options=None, client_seed="", idempotency=None
     )
     game_id = uuid.UUID(created.game_id)
     for principal in who[1:]:
-        ledger.join_game(principal, game_id, client_seed="", idempotency=None)
+        ledger.commands.join(principal, game_id, client_seed="", idempotency=None)
     return game_id
 
 
@@ -40,7 +40,7 @@ def play_one(ledger: Cardledger, game_id: uuid.UUID, who: list[Principal]) -> No
     seat = rules.to_act(table)[0]
     move = rules.legal_commands(table, seat)[0]
     body = {"type": "play", "card": move.card}  # type: ignore[attr-defined]
-    ledger.send_command(who[seat], game_id, body, idempotency=None, if_match=None)
+    ledger.commands.send(who[seat], game_id, body, idempotency=None, if_match=None)
 
 
 def play_to_end(

@@ -13,7 +13,7 @@ from uuid import UUID
 
 from service.application import Cardledger
 from service.background.follower import LogFollower
-from service.live.streams import game_stream
+from service.live.streams import Live
 from service.settings import Settings
 from service.tools.local_games import play_to_end, seated
 
@@ -23,7 +23,7 @@ VIEWERS = 5
 @contextmanager
 def counted_loads(ledger: Cardledger) -> Iterator[dict[str, int]]:
     counts = {"fresh": 0, "recorded": 0}
-    fresh, recorded = ledger.games.fresh, ledger.recorded
+    fresh, recorded = ledger.games.fresh, ledger.store.events_between
 
     def counting(name: str, call: Callable[..., Any]) -> Callable[..., Any]:
         def wrapped(*args: Any, **kwargs: Any) -> Any:
@@ -33,27 +33,27 @@ def counted_loads(ledger: Cardledger) -> Iterator[dict[str, int]]:
         return wrapped
 
     ledger.games.fresh = counting("fresh", fresh)  # type: ignore[method-assign]
-    ledger.recorded = counting("recorded", recorded)  # type: ignore[method-assign]
+    ledger.store.events_between = counting("recorded", recorded)  # type: ignore[method-assign]
     try:
         yield counts
     finally:
         ledger.games.fresh = fresh  # type: ignore[method-assign]
-        ledger.recorded = recorded  # type: ignore[method-assign]
+        ledger.store.events_between = recorded  # type: ignore[method-assign]
 
 
 class Viewers(threading.Thread):
     """Spectators following one game on an event loop of their own, until the game ends."""
 
-    def __init__(self, ledger: Cardledger, game_id: UUID) -> None:
+    def __init__(self, live: Live, game_id: UUID) -> None:
         super().__init__(daemon=True)
-        self.ledger, self.game_id = ledger, game_id
+        self.live, self.game_id = live, game_id
         self.versions: list[list[int]] = [[] for _ in range(VIEWERS)]
         self.caught_up = threading.Event()
-        self.head = ledger.load(game_id).version
+        self.head = live.ledger.queries.load(game_id).version
 
     def run(self) -> None:
         async def follow(into: list[int]) -> None:
-            async for message in game_stream(self.ledger, None, self.game_id, 0):
+            async for message in self.live.stream(None, self.game_id, 0):
                 if message.event == "event":
                     into.append(int(message.id))  # type: ignore[arg-type]
                     if all(len(seen) >= self.head for seen in self.versions):
@@ -69,7 +69,7 @@ class Viewers(threading.Thread):
 
 def test_streams_of_one_game_load_nothing_for_this_processs_writes(ledger: Cardledger) -> None:
     game_id, who = seated(ledger, 2)
-    viewers = Viewers(ledger, game_id)
+    viewers = Viewers(Live(ledger), game_id)
     viewers.start()
     assert viewers.caught_up.wait(10)
     with counted_loads(ledger) as counts:
@@ -82,16 +82,16 @@ def test_streams_of_one_game_load_nothing_for_this_processs_writes(ledger: Cardl
 
 def test_streams_fold_other_processes_writes_from_the_log(settings: Settings) -> None:
     reader, writer = Cardledger(settings), Cardledger(settings)
+    live = Live(reader)
     follower = LogFollower(
         reader.store,
-        reader.changes,
-        [reader.feeds],
+        [live.feeds],
         start=lambda: reader.store.recorder.max_notification_id() or 0,
         poll=0.02,
     )
     try:
         game_id, who = seated(writer, 2)
-        viewers = Viewers(reader, game_id)
+        viewers = Viewers(live, game_id)
         viewers.start()
         assert viewers.caught_up.wait(10)
         follower.start()

@@ -19,11 +19,11 @@ from litestar.testing import TestClient
 from prometheus_client.parser import text_string_to_metric_families
 from psycopg.sql import SQL
 
-from service.application import MAX_ATTEMPTS, Cardledger
+from service.application import Cardledger
 from service.http.app import create_app
-from service.live import streams
-from service.live.listener import conninfo
 from service.settings import Settings
+from service.store.listener import conninfo
+from service.store.unit_of_work import MAX_ATTEMPTS
 from tests.api.test_concurrency import lockstep, race
 from tests.client import Api
 
@@ -88,7 +88,7 @@ def test_commands_are_counted_by_variant_command_and_outcome(api: Api) -> None:
     assert api.command(game_id, leader, {"type": "dance"}).status_code == 422
     chess = api.client.post("/games", json={"variant": "chess", "seats": 2}, headers=api.auth(0))
     assert chess.status_code == 422
-    assert api.ledger.expire(UUID(game_id)) == 0  # open-hand has no deadline to apply
+    assert api.ledger.commands.expire(UUID(game_id)) == 0  # open-hand has no deadline to apply
 
     scraped = Scrape(api)
     counted = {
@@ -125,11 +125,11 @@ def test_decisions_made_again_are_counted_as_retries(api: Api, settings: Setting
     play = first_play(api, game_id, leader)
     elsewhere = Cardledger(settings)
     try:
-        seats = [elsewhere.authenticate(token) for token in api.tokens]
-        elsewhere.send_command(seats[leader], UUID(game_id), play, idempotency=None, if_match=None)
-        after = msgspec.to_builtins(elsewhere.public_view(UUID(game_id)))
-        following = after["to_act"][0]
-        view = msgspec.to_builtins(elsewhere.game_view(seats[following], UUID(game_id)))
+        seats = [elsewhere.players.authenticate(token) for token in api.tokens]
+        elsewhere.commands.send(seats[leader], UUID(game_id), play, idempotency=None, if_match=None)
+        queries = elsewhere.queries
+        following = queries.view_in(queries.read_public(None, UUID(game_id))).to_act[0]
+        view = msgspec.to_builtins(queries.view_in(queries.read(seats[following], UUID(game_id))))
     finally:
         elsewhere.close()
     reply = next(c for c in view["legal_commands"] if c["type"] == "play")
@@ -153,7 +153,7 @@ def test_a_command_given_up_after_conflicts_is_counted_contended(
     def always_taken(*args: object, **kwargs: object) -> None:
         raise IntegrityError("the version is taken")  # as if another writer always won
 
-    monkeypatch.setattr(api.ledger, "_save", always_taken)
+    monkeypatch.setattr(api.ledger.store, "save", always_taken)
     answer = api.command(game_id, leader, play)
     assert (answer.status_code, answer.json()["code"]) == (503, "too_much_contention")
     scraped = Scrape(api)
@@ -209,7 +209,7 @@ def test_open_live_streams_are_counted(api: Api) -> None:
     game_id = api.started(2)
 
     async def open_then_closed() -> tuple[float | None, float | None]:
-        stream = streams.game_stream(api.ledger, None, UUID(game_id), 0)
+        stream = api.live.stream(None, UUID(game_id), 0)
         await anext(stream)  # its first event is out: the stream follows the game
         open_now = Scrape(api)("cardledger_live_streams")
         await stream.aclose()
@@ -241,3 +241,14 @@ def test_projection_lag_is_what_the_readers_have_yet_to_take(settings: Settings)
             assert time.monotonic() < give_up, "the log follower never caught up"
             time.sleep(0.05)
         assert Scrape(api)(LAG_SECONDS, reader="log_follower") == 0
+
+
+def test_the_background_workers_are_seen_alive(api: Api) -> None:
+    scraped = Scrape(api)
+    workers = ["log-follower", "deadline-watcher", "read-models"]
+    if api.ledger.settings.database_url is not None:
+        workers.append("pg-listener")
+    for worker in workers:
+        assert scraped("cardledger_worker_alive", worker=worker) == 1, worker
+        assert scraped("cardledger_worker_failing", worker=worker) == 0, worker
+        assert scraped("cardledger_worker_failures_total", worker=worker) == 0, worker

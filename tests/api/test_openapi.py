@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import ast
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -11,15 +10,16 @@ from typing import Any
 import pytest
 from litestar.testing import TestClient
 
-from domain.variants import VARIANTS
+from domain.events import tag_of_type
+from domain.variants import VARIANTS, event_types
+from service import errors
 from service.application import Cardledger
 from service.http.app import create_app
+from service.http.contract import HTTP_CODES
 from service.http.openapi.document import openapi_json
-from service.http.openapi.variants import tag_of_type
-from service.http.problems import HTTP_CODES
 from service.settings import NO_LIMITS, Settings
-from service.store.mapper import GAME_EVENT_TYPES
 from tests.client import Api
+from tests.contract.call_graph import code_index
 
 ROOT = Path(__file__).resolve().parents[2]
 COMMITTED = ROOT / "openapi" / "openapi.json"
@@ -90,45 +90,18 @@ def test_paged_operations_document_their_next_link() -> None:
 
 # --- the codes: every one the source can raise is listed ---------------------------------------
 
-PASSED_ALONG = {  # where a code arrives as a variable: the constructors and the problem writer
-    ("domain/errors.py", "RuleViolation"),
-    ("service/http/problems.py", "problem"),
-}
-CONSTRUCTORS = {"RuleViolation", "invalid", "forbidden", "ApiError", "not_found", "problem"}
-CODE_ARGUMENT = {"ApiError": 1, "problem": 2}  # the others take the code first
-
-
-def raised_codes() -> Iterator[tuple[str, str | None, str]]:
-    """(file, literal code or None, callee) of every refusal built anywhere in the source."""
-    for package in ("domain", "service", "projections"):
-        for path in sorted((ROOT / package).rglob("*.py")):
-            relative = str(path.relative_to(ROOT))
-            for node in ast.walk(ast.parse(path.read_text())):
-                if not isinstance(node, ast.Call):
-                    continue
-                func = node.func
-                name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)
-                if name not in CONSTRUCTORS or not node.args:
-                    continue
-                index = CODE_ARGUMENT.get(name, 0)
-                argument = node.args[index] if len(node.args) > index else None
-                code = argument.value if isinstance(argument, ast.Constant) else None
-                if name == "not_found" and isinstance(code, str):
-                    code = f"{code}_not_found"
-                yield relative, code if isinstance(code, str) else None, name
-
 
 def test_every_code_the_source_raises_is_a_problem_code() -> None:
     listed = set(problem_codes())
-    found = list(raised_codes())
-    assert len(found) > 80
-    for path, code, callee in found:
-        if code is None:
-            assert (path, callee) in PASSED_ALONG or path.endswith("errors.py"), (path, callee)
-        else:
-            assert code in listed, f"{path} raises {code!r}, which ProblemCode does not list"
+    raised = {refusal.code for refusal in code_index().refusals()}
+    assert len(raised) > 80
+    assert raised <= listed, f"raised, not in ProblemCode: {sorted(raised - listed)}"
     assert {"unauthorized", "store_unavailable", "invalid_parameter"} <= listed
     assert set(HTTP_CODES.values()) <= listed  # the framework's own refusals
+    every_service_refusal = {
+        value.code for value in vars(errors).values() if isinstance(value, errors.Refusal)
+    }
+    assert every_service_refusal <= listed
 
 
 # --- what a real server answers is what the document says ------------------------------------
@@ -223,7 +196,7 @@ def test_statuses_perspectives_options_tables_and_game_ids_are_typed() -> None:
         assert view["game_id"] == {"type": "string", "format": "uuid"}
     payload = schemas["EventOut"]["properties"]["payload"]
     events = schemas[name_of(payload)]["discriminator"]["mapping"]
-    assert set(events) == {tag_of_type(kind) for kind in GAME_EVENT_TYPES.values()}
+    assert set(events) == {tag_of_type(kind) for kind in event_types().values()}
     for name in ("CommandResult", "OpenHandLobbyEntry", "EventPage", "ReplayPage", "Bundle"):
         assert schemas[name]["properties"]["game_id"]["format"] == "uuid"
     creations = members(schemas, "CreateGame")

@@ -6,9 +6,9 @@ import threading
 
 import pytest
 
-from service.background.read_models import ReadModels
+from domain.variants import event_types
+from service.read_models.models import ReadModels
 from service.settings import Settings
-from service.store.mapper import GAME_EVENT_TYPES
 from service.tools.cli import main
 from tests.client import Api
 
@@ -119,7 +119,7 @@ def test_the_projector_command_rebuilds_in_its_own_process(
     assert main(["project", "--rebuild", "--once"]) == 0
     applied = int(capsys.readouterr().out.split("rebuilt from position 0: ")[1].split()[0])
     game_events = api.ledger.store.recorder.select_notifications(
-        0, 10_000, topics=tuple(GAME_EVENT_TYPES), inclusive_of_start=False
+        0, 10_000, topics=tuple(event_types()), inclusive_of_start=False
     )
     assert applied == len(game_events)
     assert snapshot(api) == before

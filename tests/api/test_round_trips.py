@@ -53,7 +53,7 @@ def test_a_refusal_is_confirmed_on_the_stored_game_first(ledger: Cardledger) -> 
     waiting = next(s for s in range(2) if s not in known.state.rules.to_act(known.state.table))
     card = known.state.table.hands[waiting][0]
     with counting(ledger) as counts, pytest.raises(RuleViolation) as refused:
-        ledger.send_command(
+        ledger.commands.send(
             who[waiting], game_id, {"type": "play", "card": card}, idempotency=None, if_match=None
         )
     assert refused.value.code == "not_your_turn"
@@ -65,17 +65,19 @@ def test_a_stale_copy_is_caught_by_the_insert_and_decided_again(settings: Settin
     try:
         game_id, who = seated(first, 3)
         second.games.cached(game_id)  # second's copy, soon to be behind
-        voted = first.send_command(
+        voted = first.commands.send(
             who[1], game_id, {"type": "vote_cancel"}, idempotency=None, if_match=None
         )
         with counting(second) as counts:
-            result = second.send_command(
+            result = second.commands.send(
                 who[2], game_id, {"type": "vote_cancel"}, idempotency=None, if_match=None
             )
         # The insert at the stale version failed, the copy caught up, the vote was re-decided.
         assert counts == {"select_events": 1, "insert_events": 2}
         assert result.version == voted.version + 1
-        events = second.events(None, game_id, after=0, limit=100).events
+        events = second.queries.events_in(
+            second.queries.read(None, game_id), after=0, limit=100
+        ).events
         assert [e.version for e in events] == list(range(1, len(events) + 1))
         assert sorted(e.payload.seat for e in events if e.type == "CancelVoted") == [1, 2]
     finally:

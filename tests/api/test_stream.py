@@ -192,7 +192,7 @@ def test_idle_streams_get_keep_alive_pings(api: Api, monkeypatch: pytest.MonkeyP
 
     async def collect() -> list[ServerSentEventMessage]:
         messages = []
-        stream = streams.game_stream(api.ledger, None, UUID(game_id), 0)
+        stream = api.live.stream(None, UUID(game_id), 0)
         async for message in stream:
             messages.append(message)
             if message.comment == "ping":

@@ -75,11 +75,11 @@ def test_two_servers_apply_a_pressure_timeout_once_and_on_time(
 def pressure_game_in_process(ledger: Cardledger, who: list[Principal]) -> tuple[UUID, datetime]:
     options = {"tempo_deck": 12, "pressure_seconds": 5}
     for _ in range(ATTEMPTS):
-        created = ledger.create_game(
+        created = ledger.commands.create(
             who[0], variant="heartbeat", seats=2, options=options, client_seed="", idempotency=None
         )
         game_id = UUID(created.game_id)
-        view = ledger.join_game(who[1], game_id, client_seed="", idempotency=None).view
+        view = ledger.commands.join(who[1], game_id, client_seed="", idempotency=None).view
         if view.deadline is not None:
             return game_id, view.deadline
     raise AssertionError("no game opened on a Pressure round")
@@ -91,7 +91,7 @@ def test_a_new_watcher_learns_deadlines_from_the_read_models_and_the_log(
     now = [datetime(2026, 11, 30, 12, 0, tzinfo=UTC)]
     ledger = Cardledger(settings, clock=lambda: now[0])
     try:
-        players = [ledger.register_player(name) for name in ("Ann", "Ben")]
+        players = [ledger.players.register(name) for name in ("Ann", "Ben")]
         who = [Principal(player_id=p.player_id, name=p.name) for p in players]
         first, first_deadline = pressure_game_in_process(ledger, who)
         ledger.read_models.catch_up()
@@ -107,7 +107,9 @@ def test_a_new_watcher_learns_deadlines_from_the_read_models_and_the_log(
         for game_id, deadline in ((first, first_deadline), (second, second_deadline)):
             timed_out = [
                 e
-                for e in ledger.events(None, game_id, after=0, limit=500).events
+                for e in ledger.queries.events_in(
+                    ledger.queries.read(None, game_id), after=0, limit=500
+                ).events
                 if e.type == "ChoiceTimedOut"
             ]
             assert len(timed_out) == 1 and timed_out[0].timestamp == now[0] >= deadline

@@ -25,7 +25,7 @@ from domain.aggregate import GameAggregate, Recorded
 from domain.commands import VoteCancel
 from domain.perspective import FULL
 from projections.events import event_out
-from service.bundle import FORMAT, Bundle
+from service.application.bundle import FORMAT, Bundle
 from tests.audit.test_verify import failing, verify
 
 GAME_ID = UUID("00000000-0000-4000-8000-000000000016")

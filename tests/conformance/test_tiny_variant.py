@@ -18,10 +18,10 @@ from domain.commands import Leave, PlayCard
 from domain.events import TrickWon
 from domain.variants import registered
 from projections.audit import audit
-from service.bundle import read_bundle
-from service.http import rules as rules_pages
+from service.application.bundle import read_bundle
 from service.http.app import create_app
 from service.http.openapi.document import openapi_json
+from service.http.routes import rules as rules_pages
 from service.settings import Settings
 from tests.client import SHORT_GAMES
 from tests.conformance import test_registry as registry

@@ -23,7 +23,7 @@ from litestar.testing import TestClient
 
 from service.application import Cardledger
 from service.http.app import create_app
-from service.live.streams import game_stream
+from service.live.streams import Live
 from service.settings import NO_LIMITS, Settings
 from service.tools.simulate import Table
 from tests.client import SHORT_GAMES, Api
@@ -63,13 +63,13 @@ def probe_error(api: Api, game_id: str, seat: int, legal: list[dict[str, Any]], 
     return response.text if response.status_code >= 400 else ""
 
 
-def streamed(ledger: Cardledger, game_id: str, token: str) -> str:
+def streamed(live: Live, game_id: str, token: str) -> str:
     """What the live stream sends the seat (the real generator), up to its current head."""
-    principal = ledger.authenticate(token)
+    principal = live.ledger.players.authenticate(token)
 
     async def collect() -> str:
         messages = []
-        stream = game_stream(ledger, principal, UUID(game_id), 0)
+        stream = live.stream(principal, UUID(game_id), 0)
         async for message in stream:
             messages.append(message.encode().decode())
             if message.event == "view":
@@ -93,7 +93,7 @@ def check_step(api: Api, game_id: str, seat: int, rng: random.Random) -> None:
     served = api.client.get(f"/games/{game_id}/view", headers=api.auth(seat)).text
     served += as_json(api.events(game_id, seat))
     served += replay_text(api, game_id, f"seat:{seat}", api.auth(seat))
-    served += streamed(api.ledger, game_id, api.tokens[seat])
+    served += streamed(api.live, game_id, api.tokens[seat])
     if hidden:
         served += probe_error(api, game_id, seat, mine["legal_commands"], rng.choice(hidden))
     leaked = cards_in(served) - allowed

@@ -19,9 +19,9 @@ import pytest
 from eventsourcing.persistence import StoredEvent
 from eventsourcing.postgres import PostgresApplicationRecorder
 
-from service.live.listener import conninfo
 from service.settings import Settings
 from service.store.event_store import Store
+from service.store.listener import conninfo
 from service.store.postgres import HorizonRecorder
 
 pytestmark = pytest.mark.postgres

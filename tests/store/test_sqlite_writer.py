@@ -136,3 +136,48 @@ def test_a_locked_database_answers_503_quickly_and_recovers(tmp_path: Path) -> N
         assert refused.headers["Retry-After"].isdigit()
         assert waited < 5
         assert client.post("/players", json={"name": "Ben"}).status_code == 201
+
+
+def test_a_piece_that_breaks_the_transaction_strands_no_waiter(tmp_path: Path) -> None:
+    """A piece that ends the transaction under the writer makes its ``ROLLBACK TO`` fail too:
+    every piece of that batch hears of the failure (none is durable), and the writer goes on."""
+    store = sqlite_store(tmp_path)
+    writer = writer_of(store)
+    held = threading.Event()
+    outcomes: list[BaseException | None] = []
+
+    def hold(cursor: sqlite3.Cursor) -> None:
+        held.wait(5)  # the next two pieces queue up behind this one: one batch
+
+    def insert(cursor: sqlite3.Cursor) -> None:
+        cursor.execute("CREATE TABLE IF NOT EXISTS kept (n INTEGER)")
+        cursor.execute("INSERT INTO kept VALUES (1)")
+
+    def breaking(cursor: sqlite3.Cursor) -> None:
+        cursor.execute("COMMIT")  # the savepoints are gone with it
+        raise RuntimeError("a piece that fails after ending the transaction")
+
+    def send(work: object) -> None:
+        try:
+            writer.run(work)  # type: ignore[arg-type]
+            outcomes.append(None)
+        except BaseException as error:
+            outcomes.append(error)
+
+    try:
+        blocker = threading.Thread(target=writer.run, args=(hold,))
+        blocker.start()
+        time.sleep(0.1)
+        senders = [threading.Thread(target=send, args=(work,)) for work in (insert, breaking)]
+        for sender in senders:
+            sender.start()
+        time.sleep(0.1)
+        held.set()
+        for sender in senders:
+            sender.join(10)
+        assert not any(sender.is_alive() for sender in senders), "a waiter was stranded"
+        assert len(outcomes) == 2 and all(outcome is not None for outcome in outcomes)
+        assert writer.run(lambda cursor: 42) == 42  # the writer still works
+    finally:
+        held.set()
+        store.close()

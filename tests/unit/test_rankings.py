@@ -7,7 +7,7 @@ from domain.commands import PlayCard
 from domain.game import GameState, fold
 from projections.lobby import Result
 from projections.scoreboard import scoreboard
-from service.background.read_model_tables import Tables
+from service.read_models.tables import Tables
 from service.settings import Settings
 from service.store.event_store import Store
 from tests.rules.scenario import given, started, when

@@ -12,7 +12,7 @@ from litestar.testing import TestClient
 from domain.variants import VARIANTS
 from service.application import Cardledger
 from service.http.app import create_app
-from service.http.rules import RULEBOOK
+from service.http.routes.rules import RULEBOOK
 from service.settings import NO_LIMITS, Settings
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "rules"

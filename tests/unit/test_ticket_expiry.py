@@ -9,8 +9,8 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from service.application.tickets import TICKET_LIFETIME, issue, redeem
 from service.errors import ApiError
-from service.live.tickets import TICKET_LIFETIME, issue, redeem
 
 KEY = bytes(range(32))
 GAME = "00000000-0000-4000-8000-0000000000aa"

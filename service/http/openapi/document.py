@@ -2,28 +2,26 @@
 each operation's security and problems, and the constraints the service checks itself.
 
 Post-processes litestar's document once, after the app is built (``refine_openapi``); the
-pieces live beside it: ``variants`` (tables, options, commands, events),
-``errors`` (security, problem answers, cache validators) and ``codes`` (the
-refusals read from the source).
+pieces live beside it: ``variants`` (tables, options, commands, events) and ``responses``
+(problem answers, cache validators and paging links, as each route declares them).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import msgspec
 from litestar import Litestar
-from litestar._openapi.plugin import OpenAPIPlugin
+from litestar.openapi.spec import BaseSchemaObject
 
 from domain.game import MAX_CLIENT_SEED
 from domain.variant import COMPLETE, FORFEIT
 from domain.variants import VARIANTS
-from service.http.bodies import CreateGame, CreatePlayer, JoinGame
-from service.http.game_reads import GAME_STATUSES
-from service.http.openapi.codes import code_index
-from service.http.openapi.errors import document_errors
+from service.application.players import MAX_NAME
+from service.http.bodies import GAME_STATUSES, CreateGame, CreatePlayer, JoinGame
+from service.http.openapi.responses import document_errors
 from service.http.openapi.variants import REF, ref, split_by_variant, tag_constant, variant_schemas
-from service.players import MAX_NAME
 
 CARD_PATTERN = r"^((10|[2-9JQKA])[SHDC]|BJ|RJ)$"
 SSE_EVENT: dict[str, Any] = {
@@ -81,8 +79,31 @@ ENUM_PARAMETERS = {
 }
 
 
+@dataclass
+class Refined(BaseSchemaObject):
+    """A part of the document as refined here, rendered exactly (litestar's own rendering
+    drops null values, such as a field's ``default: null``)."""
+
+    document: dict[str, Any]
+
+    def to_schema(self) -> dict[str, Any]:
+        return self.document
+
+
 def refine_openapi(app: Litestar) -> None:
-    schema = app.plugins.get(OpenAPIPlugin).provide_openapi_schema()
+    """Refine the app's document in place: every later reader (the JSON at
+    /schema/openapi.json, the rendered pages, ``openapi_document``) sees the refined one."""
+    openapi = app.openapi_schema
+    schema = openapi.to_schema()
+    _refine(schema, app)
+    components = schema["components"]
+    openapi.paths = {path: Refined(item) for path, item in schema["paths"].items()}  # type: ignore[misc]
+    openapi.components.schemas = {n: Refined(s) for n, s in components["schemas"].items()}  # type: ignore[misc]
+    schemes = components["securitySchemes"]
+    openapi.components.security_schemes = {n: Refined(s) for n, s in schemes.items()}  # type: ignore[misc]
+
+
+def _refine(schema: dict[str, Any], app: Litestar) -> None:
     components = schema.setdefault("components", {}).setdefault("schemas", {})
     paths = schema.get("paths", {})
     bodies = {"registerPlayer": CreatePlayer, "createGame": CreateGame, "joinGame": JoinGame}
@@ -107,7 +128,7 @@ def refine_openapi(app: Litestar) -> None:
     _forbid_unknown_fields(components)
     split_by_variant(components)
     _game_ids_are_uuids(schema)
-    document_errors(schema, app, code_index())
+    document_errors(schema, app)
 
 
 CHOICE_DESCRIPTION = (
@@ -237,7 +258,7 @@ def _forbid_unknown_fields(components: dict[str, Any]) -> None:
 
 
 def openapi_document(app: Litestar) -> dict[str, Any]:
-    return app.plugins.get(OpenAPIPlugin).provide_openapi_schema()
+    return app.openapi_schema.to_schema()
 
 
 def openapi_json(app: Litestar) -> bytes:

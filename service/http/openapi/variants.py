@@ -17,11 +17,10 @@ from typing import Any
 import msgspec
 
 from domain.commands import COMMON_COMMANDS, Command
-from domain.events import Event
+from domain.events import tag_of_type
 from domain.perspective import PUBLIC
 from domain.variant import Variant
-from domain.variants import VARIANTS
-from service.store.mapper import GAME_EVENT_TYPES
+from domain.variants import VARIANTS, event_types
 
 REF = "#/components/schemas/{name}"
 Schemas = dict[str, Any]
@@ -157,7 +156,7 @@ def command_schemas() -> Schemas:
 
 
 def event_schemas() -> Schemas:
-    members = {tag_of_type(kind): kind.__name__ for kind in GAME_EVENT_TYPES.values()}
+    members = {tag_of_type(kind): kind.__name__ for kind in event_types().values()}
     return {
         "GameEvent": _tagged_union(
             members,
@@ -165,10 +164,6 @@ def event_schemas() -> Schemas:
             " sealed: a `Secret` with its `owner` and a null `value`.",
         )
     }
-
-
-def tag_of_type(kind: type[Command] | type[Event]) -> str:
-    return str(kind.__struct_config__.tag)
 
 
 def nullable(schema: dict[str, Any]) -> dict[str, Any]:
@@ -239,7 +234,7 @@ def variant_schemas(components: Schemas) -> None:
     puts them into the documents that carry them)."""
     tables = [table_type(variant) for variant in VARIANTS.values()]
     options = [variant.options_type for variant in VARIANTS.values()]
-    events = list(GAME_EVENT_TYPES.values())
+    events = list(event_types().values())
     _, defs = struct_schemas([*tables, *options, *command_types(), *events])
     components.update(defs)
     components.update(command_schemas())

@@ -10,10 +10,9 @@ from datetime import datetime
 from eventsourcing.application import AggregateNotFoundError
 
 from domain.aggregate import project
-from domain.errors import invalid
+from service.application.results import RegisteredPlayer
 from service.auth import ADMIN, Principal, is_admin_token, new_token, token_hash
-from service.errors import unauthorized
-from service.results import RegisteredPlayer
+from service.errors import INVALID_NAME, UNAUTHORIZED
 from service.store.event_store import Store
 from service.store.records import PlayerRegistered, Record, player_id_for
 
@@ -26,7 +25,7 @@ def clean_name(name: str) -> str:
     if not 1 <= len(name) <= MAX_NAME or any(
         unicodedata.category(ch).startswith("C") for ch in name
     ):
-        raise invalid("invalid_name", f"a name is 1 to {MAX_NAME} printable characters")
+        raise INVALID_NAME(f"a name is 1 to {MAX_NAME} printable characters")
     return name
 
 
@@ -51,19 +50,24 @@ class Players:
         self._store.save(record)
         return RegisteredPlayer(player_id=str(player_id), name=name, token=token)
 
-    def authenticate(self, token: str) -> Principal:
+    def remembered(self, token: str) -> Principal | None:
+        """Who the token names, if that is known without asking the store."""
         if is_admin_token(token, self._admin_token):
             return ADMIN
-        digest = token_hash(token)
-        known = self._known.get(digest)
+        return self._known.get(token_hash(token))
+
+    def authenticate(self, token: str) -> Principal:
+        """Who the token names (asking the store once per player); 401 if nobody."""
+        known = self.remembered(token)
         if known is not None:
             return known
+        digest = token_hash(token)
         try:
             record = self._store.repository.get(player_id_for(digest), projector_func=project)
         except AggregateNotFoundError:
-            raise unauthorized("unknown or revoked token") from None
+            raise UNAUTHORIZED("unknown or revoked token") from None
         if not isinstance(record, Record) or not isinstance(record.payload, PlayerRegistered):
-            raise unauthorized("unknown or revoked token")
+            raise UNAUTHORIZED("unknown or revoked token")
         principal = Principal(player_id=str(record.id), name=record.payload.name)
         with self._lock:
             if len(self._known) >= REMEMBERED:

@@ -17,7 +17,7 @@ import msgspec
 
 from projections.lobby import LeaderboardRow, LobbyEntry, Result
 from projections.scoreboard import Scoreboard
-from service.results import BoardPlace, Item, LobbyPlace, Page, Place
+from service.read_models.pages import BoardPlace, Item, LobbyPlace, Page, Place
 from service.store.event_store import Store
 
 SCHEMA_VERSION = 3  # 2: each game's running deadline; 3: who sits at which game

@@ -1,33 +1,36 @@
-"""Each operation's security and problem answers, derived from its handler's code.
+"""Each operation's security and problem answers, from what its route declares.
 
-What a handler can refuse comes from the refusals it reaches (``codes``); what the
-framework and the middleware answer around it comes from its shape: a body it reads can be too
-large (413), typed query parameters can fail to parse (400), a typed path parameter that does
-not parse matches no route (404), every route but the probes is rate limited (429), and any
-route that reaches the store can find it unavailable (503).
+What a handler can refuse, and who may call it, is in its route's contract
+(``service/http/contract.py``); what the framework and the middleware answer around it
+follows from the route's shape: typed query parameters that fail to parse (400), a typed path
+parameter that does not parse and so matches no route (404), and the rate limits on every
+route but the probes (429).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from collections.abc import Iterator
 from http import HTTPStatus
 from typing import Any
 
 from litestar import Litestar
 from litestar.handlers import HTTPRouteHandler
 
-from service.http.caching import Validator
-from service.http.callers import caller, player
+from service.errors import INVALID_PARAMETER
+from service.http.contract import (
+    BEARER,
+    CONTRACT,
+    HTTP_CODES,
+    INTERNAL_ERROR,
+    NO_ROUTE,
+    OTHER_HTTP_CODE,
+    RATE_LIMITED,
+    TICKET,
+    Contract,
+)
 from service.http.limits import UNLIMITED
-from service.http.openapi.codes import CodeIndex
 from service.http.openapi.variants import ref
-from service.http.paging import next_link
-from service.http.problems import HTTP_CODES
-from service.live.tickets import TicketBook
 
-BEARER = "bearer"
-TICKET = "streamTicket"
 SECURITY_SCHEMES: dict[str, Any] = {
     BEARER: {
         "type": "http",
@@ -45,12 +48,6 @@ SECURITY_SCHEMES: dict[str, Any] = {
         " EventSource.",
     },
 }
-# Codes the framework's own refusals get, beyond the literal ones in the source: problems.py
-# maps each HTTP status to one (HTTP_CODES) and any other status to this.
-OTHER_HTTP_CODE = "http_error"
-BODY_TOO_LARGE, RATE_LIMITED, NO_ROUTE = HTTP_CODES[413], HTTP_CODES[429], HTTP_CODES[404]
-INVALID_PARAMETER = "invalid_parameter"  # problems.on_validation_error
-STORE_UNAVAILABLE = "store_unavailable"  # problems.on_store_unavailable
 STATUS_WORDS = {
     400: "The request is malformed: its JSON, a parameter or a header.",
     401: "No valid credentials: a token (or ticket) is required, or the one sent is unknown.",
@@ -97,22 +94,6 @@ IF_NONE_MATCH: dict[str, Any] = {
 }
 
 
-def function_key(function: Callable[..., Any]) -> str:
-    return f"{function.__module__}:{function.__qualname__}"
-
-
-@dataclass
-class OperationErrors:
-    token: str  # "required", "optional" or "none"
-    ticket: bool = False
-    not_modified: bool = False
-    paged: bool = False
-    problems: dict[int, set[str]] = field(default_factory=dict)
-
-    def add(self, status: int, code: str) -> None:
-        self.problems.setdefault(status, set()).add(code)
-
-
 def route_handlers(app: Litestar) -> Iterator[tuple[str, HTTPRouteHandler]]:
     for route in app.routes:
         for handler in getattr(route, "route_handlers", []):
@@ -121,42 +102,28 @@ def route_handlers(app: Litestar) -> Iterator[tuple[str, HTTPRouteHandler]]:
                 yield handler.operation_id, handler
 
 
-def handler_key(handler: HTTPRouteHandler) -> str:
-    function = getattr(handler.fn, "func", handler.fn)  # sync handlers come wrapped
-    return function_key(function)
+def contract_of(handler: HTTPRouteHandler) -> Contract:
+    contract = handler.opt.get(CONTRACT)
+    if not isinstance(contract, Contract):
+        raise TypeError(f"{handler.operation_id} declares no contract (service/http/contract.py)")
+    return contract
 
 
-def operation_errors(
-    index: CodeIndex, handler: HTTPRouteHandler, operation: dict[str, Any]
-) -> OperationErrors:
-    root = [handler_key(handler)]
-    reached = index.reachable(root)
-    token = (
-        "required"
-        if function_key(player) in reached
-        else "optional"
-        if function_key(caller) in reached
-        else "none"
-    )
-    found = OperationErrors(
-        token=token,
-        ticket=function_key(TicketBook.redeem) in reached,
-        not_modified=function_key(Validator.__init__) in reached,  # its answer() may be 304
-        paged=function_key(next_link) in reached,
-    )
-    for refusal in index.refusals(root):
-        found.add(refusal.status, refusal.code)
-    if "body" in handler.parsed_fn_signature.parameters:  # a RawBody: read, so capped
-        found.add(413, BODY_TOO_LARGE)
+def problems_of(
+    contract: Contract, handler: HTTPRouteHandler, operation: dict[str, Any]
+) -> dict[int, set[str]]:
+    """The declared problems, and those the route's shape adds."""
+    found = contract.problems()
     parameters = operation.get("parameters", [])
+    shaped = set()
     if any(_can_fail_to_parse(parameter) for parameter in parameters):
-        found.add(400, INVALID_PARAMETER)
+        shaped.add(INVALID_PARAMETER)
     if any(p["in"] == "path" and "format" in p.get("schema", {}) for p in parameters):
-        found.add(404, NO_ROUTE)  # /games/not-a-uuid matches no route at all
+        shaped.add(NO_ROUTE)  # /games/not-a-uuid matches no route at all
     if not any(path.startswith(tuple(UNLIMITED)) for path in handler.paths):
-        found.add(429, RATE_LIMITED)
-    if any(key.startswith(("service.store.", "service.background.")) for key in reached):
-        found.add(503, STORE_UNAVAILABLE)
+        shaped.add(RATE_LIMITED)
+    for status, code in shaped:
+        found.setdefault(status, set()).add(code)
     return found
 
 
@@ -170,10 +137,10 @@ def _can_fail_to_parse(parameter: dict[str, Any]) -> bool:
     return parameter["in"] in ("query", "header") and (typed or parameter.get("required", False))
 
 
-def every_code(index: CodeIndex) -> list[str]:
-    """Every stable code a problem answer can carry."""
-    codes = {refusal.code for refusal in index.refusals()} | set(HTTP_CODES.values())
-    return sorted(codes | {OTHER_HTTP_CODE})
+def every_code(problems: list[dict[int, set[str]]]) -> list[str]:
+    """Every stable code a problem answer can carry: the operations' and the framework's."""
+    codes = {code for found in problems for codes in found.values() for code in codes}
+    return sorted(codes | set(HTTP_CODES.values()) | {OTHER_HTTP_CODE, INTERNAL_ERROR})
 
 
 def problem_response(status: int, codes: set[str]) -> dict[str, Any]:
@@ -193,52 +160,41 @@ def problem_response(status: int, codes: set[str]) -> dict[str, Any]:
     return response
 
 
-def security(errors: OperationErrors) -> list[dict[str, list[str]]] | None:
-    if errors.token == "none" and not errors.ticket:
-        return None
-    requirements: list[dict[str, list[str]]] = [] if errors.token == "required" else [{}]
-    if errors.token != "none":
-        requirements.append({BEARER: []})
-    if errors.ticket:
-        requirements.append({TICKET: []})
-    return requirements
-
-
-def document_errors(schema: dict[str, Any], app: Litestar, index: CodeIndex) -> None:
-    """Security, problem answers, cache validators and paging links on every operation of the
-    document."""
+def document_errors(schema: dict[str, Any], app: Litestar) -> None:
+    """Problem answers, cache validators and paging links on every operation of the document,
+    as its route declares them."""
     components = schema.setdefault("components", {})
     components.setdefault("securitySchemes", {}).update(SECURITY_SCHEMES)
-    components["schemas"]["ProblemCode"] = {
-        "description": "Every stable code a problem answer can carry; each operation lists"
-        " those it can answer with, per status.",
-        "type": "string",
-        "enum": every_code(index),
-    }
-    components["schemas"]["Problem"]["properties"]["code"] = ref("ProblemCode")
     operations = {
         op["operationId"]: op
         for item in schema.get("paths", {}).values()
         for op in item.values()
         if isinstance(op, dict) and "operationId" in op
     }
+    every: list[dict[int, set[str]]] = []
     for operation_id, handler in route_handlers(app):
         operation = operations[operation_id]
-        errors = operation_errors(index, handler, operation)
+        contract = contract_of(handler)
+        problems = problems_of(contract, handler, operation)
+        every.append(problems)
         responses = operation.setdefault("responses", {})
         for status in [key for key in responses if key.startswith("4")]:
-            del responses[status]  # litestar's generic 400 and our old catch-all
-        for status in sorted(errors.problems):
-            responses[str(status)] = problem_response(status, errors.problems[status])
-        requirements = security(errors)
-        if requirements is not None:
-            operation["security"] = requirements
-        if errors.paged:
+            del responses[status]  # litestar's generic 400
+        for status in sorted(problems):
+            responses[str(status)] = problem_response(status, problems[status])
+        if contract.paged:
             responses["200"].setdefault("headers", {})["Link"] = LINK
-        if errors.not_modified:
+        if contract.cached:
             operation.setdefault("parameters", []).append(IF_NONE_MATCH)
             responses["200"].setdefault("headers", {}).update(CACHE_HEADERS)
             responses["304"] = {
                 "description": "Not Modified: the `If-None-Match` ETag is still current.",
                 "headers": CACHE_HEADERS,
             }
+    components["schemas"]["ProblemCode"] = {
+        "description": "Every stable code a problem answer can carry; each operation lists"
+        " those it can answer with, per status.",
+        "type": "string",
+        "enum": every_code(every),
+    }
+    components["schemas"]["Problem"]["properties"]["code"] = ref("ProblemCode")

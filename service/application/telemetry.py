@@ -11,24 +11,22 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from datetime import datetime
-from enum import StrEnum
 from typing import Generic, TypeVar
 
 from eventsourcing.persistence import PersistenceError
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
-from prometheus_client.core import GaugeMetricFamily, Metric
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
 
-from domain.commands import COMMON_COMMANDS
-from domain.variants import VARIANTS
+from domain.errors import RuleViolation
+from domain.variants import VARIANTS, command_tags
+from service.errors import TOO_MUCH_CONTENTION, ApiError
 from service.store.event_store import Store
+from service.store.unit_of_work import Outcome
+from service.worker import WorkerHealth
 
 M = TypeVar("M", Counter, Histogram)
 
 MOST_COUNTED = 100_000  # events behind: a scrape counts no further
-COMMAND_TYPES = frozenset(
-    str(kind.__struct_config__.tag)
-    for kind in (*COMMON_COMMANDS, *(k for variant in VARIANTS.values() for k in variant.commands))
-)
 
 COMMANDS_HELP = (
     "Commands decided, by variant, command (create, join, cancel, expire, or the type sent) and"
@@ -69,17 +67,6 @@ LAG_SECONDS_HELP = (
 )
 
 
-class Outcome(StrEnum):
-    """What became of a command (see COMMANDS_HELP)."""
-
-    APPLIED = "applied"
-    UNCHANGED = "unchanged"
-    REPLAYED = "replayed"
-    REFUSED = "refused"
-    CONTENDED = "contended"
-    FAILED = "failed"
-
-
 def variant_label(variant: str) -> str:
     """The variant asked for, if there is one: labels stay few whatever a client sends."""
     return variant if variant in VARIANTS else "unknown"
@@ -88,7 +75,7 @@ def variant_label(variant: str) -> str:
 def command_type(body: object) -> str:
     """The type of command sent, if some variant knows it (else "unknown")."""
     kind = body.get("type") if isinstance(body, dict) else None
-    return kind if isinstance(kind, str) and kind in COMMAND_TYPES else "unknown"
+    return kind if isinstance(kind, str) and kind in command_tags() else "unknown"
 
 
 class Children(Generic[M]):
@@ -105,10 +92,37 @@ class Children(Generic[M]):
         return child
 
 
+class Counting:
+    """Counts the command run inside it by what became of it: the ``outcome`` set on it, or
+    what it raised (a refusal by its code, given up for contention, or failed). A class rather
+    than a generator: a refusal leaves it without a generator's throw."""
+
+    def __init__(self, telemetry: Telemetry, variant: str, command: str) -> None:
+        self._telemetry = telemetry
+        self._variant = variant
+        self._command = command
+        self.outcome = Outcome.FAILED
+
+    def __enter__(self) -> Counting:
+        return self
+
+    def __exit__(self, kind: object, error: BaseException | None, trace: object) -> None:
+        variant, command = self._variant, self._command
+        if error is None:
+            self._telemetry.command(variant, command, self.outcome)
+        elif isinstance(error, RuleViolation | ApiError):
+            if error.code == TOO_MUCH_CONTENTION.code:
+                self._telemetry.command(variant, command, Outcome.CONTENDED)
+            else:
+                self._telemetry.refused(variant, command, error.code)
+        else:
+            self._telemetry.command(variant, command, Outcome.FAILED)
+
+
 class Telemetry:
     """The counts the application and the store report to, and the streams gauge."""
 
-    def __init__(self, *, open_streams: Callable[[], int]) -> None:
+    def __init__(self) -> None:
         self.registry = CollectorRegistry()
         self._commands = Children(
             Counter(
@@ -132,11 +146,19 @@ class Telemetry:
         self._retries = Children(
             Counter("cardledger_retries", RETRIES_HELP, ["kind"], registry=self.registry)
         )
-        Gauge(
+        self._streams = Gauge(
             "cardledger_live_streams",
             "Live streams (Server-Sent Events) open in this process, read when scraped",
             registry=self.registry,
-        ).set_function(open_streams)
+        )
+
+    def count_streams(self, open_streams: Callable[[], int]) -> None:
+        """Read the live streams gauge from ``open_streams`` when scraped."""
+        self._streams.set_function(open_streams)
+
+    def counting(self, variant: str, command: str) -> Counting:
+        """``with telemetry.counting(variant, command) as count: ...; count.outcome = ...``"""
+        return Counting(self, variant, command)
 
     def command(self, variant: str, command: str, outcome: Outcome) -> None:
         self._commands(variant, command, outcome).inc()
@@ -186,3 +208,32 @@ class LogLag:
             events.add_metric([reader], behind)
             seconds.add_metric([reader], max(0.0, age))  # another process's clock may be ahead
         return [events, seconds]
+
+
+class WorkerCollector:
+    """A collector of the background workers' health, read when scraped."""
+
+    def __init__(self, health: Callable[[], list[WorkerHealth]]) -> None:
+        self._health = health
+
+    def collect(self) -> Iterable[Metric]:
+        alive = GaugeMetricFamily(
+            "cardledger_worker_alive",
+            "Background workers of this process: 1 while the thread runs",
+            labels=["worker"],
+        )
+        failing = GaugeMetricFamily(
+            "cardledger_worker_failing",
+            "1 while a background worker's latest step failed (it retries after a pause)",
+            labels=["worker"],
+        )
+        failures = CounterMetricFamily(
+            "cardledger_worker_failures",
+            "Steps of a background worker that failed, since the process started",
+            labels=["worker"],
+        )
+        for health in self._health():
+            alive.add_metric([health.name], int(health.alive))
+            failing.add_metric([health.name], int(health.failing))
+            failures.add_metric([health.name], health.failures)
+        return [alive, failing, failures]

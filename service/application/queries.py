@@ -1,4 +1,5 @@
-"""The read side of the application: views, event pages, replays, audits, read models."""
+"""The read side: views, event pages, replays, audits and exports of one game, each from the game
+as stored now; the lobby, scoreboards and leaderboards from the materialized read models."""
 
 from __future__ import annotations
 
@@ -7,9 +8,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from uuid import UUID
 
-from domain.aggregate import GameAggregate, Recorded
-from domain.deadlines import is_due
-from domain.perspective import FULL, Perspective
+from domain.aggregate import GameAggregate
+from domain.game import expiry_due
+from domain.perspective import FULL, PUBLIC, Perspective
 from domain.variants import VARIANTS, variant_by_id
 from projections.audit import AuditReport, audit
 from projections.events import event_out
@@ -17,18 +18,19 @@ from projections.lobby import LobbyEntry
 from projections.replay import frames
 from projections.scoreboard import Scoreboard
 from projections.views import View, view
+from service.application.bundle import FORMAT as BUNDLE_FORMAT
+from service.application.bundle import Bundle
+from service.application.perspectives import replay_perspective, viewer_perspective
+from service.application.results import EventPage, Leaderboard, ReplayPage
 from service.auth import Principal
-from service.background.read_models import ReadModels
-from service.bundle import FORMAT as BUNDLE_FORMAT
-from service.bundle import Bundle
-from service.errors import ApiError, not_found
-from service.perspectives import replay_perspective, viewer_perspective
-from service.results import BoardPlace, EventPage, Leaderboard, LobbyPlace, Page, ReplayPage
-from service.settings import Settings
+from service.errors import GAME_NOT_FOUND, GAME_NOT_OVER, PLAYERS_ONLY
+from service.read_models.models import ReadModels
+from service.read_models.pages import BoardPlace, LobbyPlace, Page
 from service.store.event_store import Store
 from service.store.games import Games
 
 LOBBY_LIMIT = 500
+FRESH_WITHIN = 1.0  # seconds a read model read waits for the writes committed before it
 
 
 @dataclass(frozen=True)
@@ -55,56 +57,70 @@ class GameRead:
         return self.aggregate.state.over
 
 
-def expiry_due(aggregate: GameAggregate, now: datetime) -> bool:
-    """Whether the game's running deadline has passed without an event applying it."""
-    state = aggregate.state
-    return state.status == "active" and is_due(state.rules.deadline(state.table), now)
+def view_of(aggregate: GameAggregate, perspective: Perspective, now: datetime) -> View:
+    """The view as of ``now``: a deadline that has passed counts as applied (the same expiry a
+    command sent now would be decided after), recorded or not."""
+    return view(
+        aggregate.state,
+        version=aggregate.version,
+        chain_head=aggregate.chain_head,
+        perspective=perspective,
+        now=now,
+    )
 
 
 class GameQueries:
-    """Reads: each answers from the game as stored now (one query to bring this process's copy
-    up to date) or from the materialized read models."""
+    def __init__(
+        self,
+        store: Store,
+        games: Games,
+        read_models: ReadModels,
+        clock: Callable[[], datetime],
+        *,
+        wait_for_read_models: bool,
+    ) -> None:
+        self._store = store
+        self._games = games
+        self._read_models = read_models
+        self._clock = clock
+        self._wait_for_read_models = wait_for_read_models
 
-    settings: Settings
-    clock: Callable[[], datetime]
-    store: Store
-    games: Games
-    read_models: ReadModels
+    # --- one game, as stored now ---------------------------------------------------------------
 
     def load(self, game_id: UUID) -> GameAggregate:
-        return self.games.fresh(game_id)
+        """The game as stored now (one query to bring this process's copy up to date)."""
+        return self._games.fresh(game_id)
 
-    def read(
-        self, principal: Principal | None, game_id: UUID, perspective: str | None = None
-    ) -> GameRead:
-        """The game as stored now and the perspective the caller gets: the requested one if it
-        is allowed (refused here, as the answer itself would be), else their own."""
+    def read(self, principal: Principal | None, game_id: UUID) -> GameRead:
+        """The game as stored now, as the caller sees it (their seat's view, or a
+        spectator's)."""
         aggregate = self.load(game_id)
-        state = aggregate.state
-        viewer = (
-            viewer_perspective(state, principal)
-            if perspective is None
-            else replay_perspective(state, principal, perspective)
-        )
-        return GameRead(aggregate, principal, viewer, expiry_due(aggregate, self.clock()))
+        return self._read(aggregate, principal, viewer_perspective(aggregate.state, principal))
 
-    def game_view(self, principal: Principal | None, game_id: UUID) -> View:
-        return self.view_in(self.read(principal, game_id))
+    def read_public(self, principal: Principal | None, game_id: UUID) -> GameRead:
+        """The game as stored now, as anyone sees it."""
+        return self._read(self.load(game_id), principal, PUBLIC)
 
-    def public_view(self, game_id: UUID) -> View:
-        return self.game_view(None, game_id)
+    def read_as(self, principal: Principal | None, game_id: UUID, perspective: str) -> GameRead:
+        """The game as stored now, from the perspective asked for, if the caller may have it
+        (refused here, as the answer itself would be)."""
+        aggregate = self.load(game_id)
+        viewer = replay_perspective(aggregate.state, principal, perspective)
+        return self._read(aggregate, principal, viewer)
+
+    def _read(
+        self, aggregate: GameAggregate, principal: Principal | None, viewer: Perspective
+    ) -> GameRead:
+        return GameRead(aggregate, principal, viewer, expiry_due(aggregate.state, self._clock()))
 
     def view_in(self, read: GameRead) -> View:
-        return self.view_of(read.aggregate, read.viewer)
-
-    def events(
-        self, principal: Principal | None, game_id: UUID, *, after: int, limit: int
-    ) -> EventPage:
-        return self.events_in(self.read(principal, game_id), after=after, limit=limit)
+        return view_of(read.aggregate, read.viewer, self._clock())
 
     def events_in(self, read: GameRead, *, after: int, limit: int) -> EventPage:
         aggregate = read.aggregate
-        recorded = self.recorded(aggregate.id, after, min(aggregate.version, after + limit))
+        recorded = self._store.events_between(
+            aggregate.id, after, min(aggregate.version, after + limit)
+        )
         page = [event_out(event, read.viewer) for event in recorded]
         return EventPage(
             game_id=str(aggregate.id),
@@ -116,14 +132,16 @@ class GameQueries:
     def audit_in(self, read: GameRead) -> AuditReport:
         """The audit report; checks that need the secret seed stay pending until the game ends."""
         aggregate = read.aggregate
-        return audit(str(aggregate.id), self.recorded(aggregate.id, 0, aggregate.version))
+        return audit(
+            str(aggregate.id), self._store.events_between(aggregate.id, 0, aggregate.version)
+        )
 
     def export_in(self, read: GameRead) -> Bundle:
         """The whole log, every secret included: once the game is over, or for the operator."""
         aggregate, principal = read.aggregate, read.principal
         if not (aggregate.state.over or (principal is not None and principal.admin)):
-            raise ApiError(409, "game_not_over", "a game can be exported once it is over")
-        recorded = self.recorded(aggregate.id, 0, aggregate.version)
+            raise GAME_NOT_OVER("a game can be exported once it is over")
+        recorded = self._store.events_between(aggregate.id, 0, aggregate.version)
         return Bundle(
             format=BUNDLE_FORMAT,
             game_id=str(aggregate.id),
@@ -138,7 +156,7 @@ class GameQueries:
         as the read's perspective (asked for as ``perspective``) may see them."""
         aggregate = read.aggregate
         stop = min(aggregate.version, start + limit - 1, to or aggregate.version)
-        recorded = self.recorded(aggregate.id, 0, stop)
+        recorded = self._store.events_between(aggregate.id, 0, stop)
         page = list(frames(recorded, read.viewer, start, stop))
         return ReplayPage(
             game_id=str(aggregate.id),
@@ -148,11 +166,13 @@ class GameQueries:
             head_version=aggregate.version,
         )
 
+    # --- the read models -------------------------------------------------------------------------
+
     def scoreboard(self, game_id: UUID) -> Scoreboard:
         self._read_your_writes()
-        board = self.read_models.scoreboard(game_id)
+        board = self._read_models.scoreboard(game_id)
         if board is None:
-            raise not_found("game")
+            raise GAME_NOT_FOUND("no such game")
         return board
 
     def lobby(
@@ -167,7 +187,7 @@ class GameQueries:
         if variant is not None:
             variant_by_id(variant)
         self._read_your_writes()
-        return self.read_models.lobby(
+        return self._read_models.lobby(
             status=status, variant=variant, limit=min(limit, LOBBY_LIMIT), after=after
         )
 
@@ -185,7 +205,7 @@ class GameQueries:
             if after is not None and rules.id not in after:
                 boards.append(Leaderboard(variant=rules.id, rows=[]))
                 continue
-            page = self.read_models.leaderboard(
+            page = self._read_models.leaderboard(
                 rules.id,
                 lower_wins=rules.lower_score_wins,
                 limit=limit,
@@ -206,36 +226,18 @@ class GameQueries:
     ) -> Page[LobbyEntry, LobbyPlace]:
         """The games a player sits at (has ever sat at), newest first."""
         if principal.player_id is None:
-            raise ApiError(403, "players_only", "the operator sits at no game")
+            raise PLAYERS_ONLY("the operator sits at no game")
         self._read_your_writes()
-        return self.read_models.games_of(
+        return self._read_models.games_of(
             principal.player_id, status=status, limit=limit, after=after
         )
 
     def _read_your_writes(self) -> None:
-        """With in-process read models, answer only once they reflect every write committed
-        before this request (bounded: they answer as they stand after a second)."""
-        if self.settings.projector == "inline":
-            self.read_models.catch_up_to_now(timeout=1.0)
+        """With in-process read models, answer once they reflect every write committed before
+        this request (bounded: they answer as they stand after a second)."""
+        if self._wait_for_read_models:
+            self._read_models.wait_for_log(timeout=FRESH_WITHIN)
 
     def ready(self) -> None:
         """Returns if the store answers a read; raises what the store raised otherwise."""
-        self.store.writer.ping()
-
-    def recorded(self, game_id: UUID, after: int, until: int) -> list[Recorded]:
-        if until <= after:
-            return []
-        return list(self.store.events.get(game_id, gt=after, lte=until))  # type: ignore[arg-type]
-
-    def view_of(
-        self, aggregate: GameAggregate, perspective: Perspective, now: datetime | None = None
-    ) -> View:
-        """The view as of now: a deadline that has passed counts as applied (the same expiry
-        a command sent now would be decided after), recorded or not."""
-        return view(
-            aggregate.state,
-            version=aggregate.version,
-            chain_head=aggregate.chain_head,
-            perspective=perspective,
-            now=now or self.clock(),
-        )
+        self._store.writer.ping()

@@ -13,14 +13,17 @@ import hmac
 import secrets
 from collections.abc import Callable
 from datetime import datetime, timedelta
+from uuid import UUID
 
 import msgspec
 from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.persistence import IntegrityError
 
 from domain.aggregate import project
-from service.errors import ApiError
+from service.auth import Principal
+from service.errors import INVALID_TICKET
 from service.store.event_store import Store
+from service.store.games import Games
 from service.store.records import TICKET_KEY_ID, Record, TicketKey
 
 TICKET_LIFETIME = timedelta(seconds=60)
@@ -42,8 +45,9 @@ def _unb64(text: str) -> bytes:
 class TicketBook:
     """Issues and redeems tickets with a key every process shares through the store."""
 
-    def __init__(self, store: Store, clock: Callable[[], datetime]) -> None:
+    def __init__(self, store: Store, games: Games, clock: Callable[[], datetime]) -> None:
         self._store = store
+        self._games = games
         self._clock = clock
         self._key: bytes | None = None
 
@@ -67,11 +71,15 @@ class TicketBook:
             return None
         return record if isinstance(record, Record) else None
 
-    def issue(self, holder: str, game_id: str, now: datetime) -> StreamTicket:
-        return issue(self.key(), holder, game_id, now)
+    def issue(self, principal: Principal, game_id: UUID) -> StreamTicket:
+        """A ticket for the caller to follow this game (404 if there is no such game)."""
+        self._games.cached(game_id)
+        return issue(self.key(), principal.actor_id, str(game_id), self._clock())
 
-    def redeem(self, ticket: str, game_id: str, now: datetime) -> str:
-        return redeem(self.key(), ticket, game_id, now)
+    def holder(self, ticket: str, game_id: UUID) -> Principal:
+        """Who a ticket for this game was issued to (401 if it is not a genuine, unexpired
+        ticket for it)."""
+        return Principal.of_actor(redeem(self.key(), ticket, str(game_id), self._clock()))
 
 
 def issue(key: bytes, player_id: str, game_id: str, now: datetime) -> StreamTicket:
@@ -83,7 +91,7 @@ def issue(key: bytes, player_id: str, game_id: str, now: datetime) -> StreamTick
 
 def redeem(key: bytes, ticket: str, game_id: str, now: datetime) -> str:
     """The player id a ticket was issued to, if it is genuine, unexpired and for this game."""
-    refused = ApiError(401, "invalid_ticket", "the stream ticket is invalid or has expired")
+    refused = INVALID_TICKET("the stream ticket is invalid or has expired")
     try:
         body_text, mac_text = ticket.split(".")
         body, mac = _unb64(body_text), _unb64(mac_text)

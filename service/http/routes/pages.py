@@ -10,7 +10,7 @@ from litestar import Controller, MediaType, Response, get
 from litestar.params import FromPath
 from litestar.static_files import create_static_files_router
 
-STATIC = Path(__file__).parent / "static"
+STATIC = Path(__file__).parents[1] / "static"
 static_files = create_static_files_router(
     path="/static", directories=[STATIC], include_in_schema=False
 )

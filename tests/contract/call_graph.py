@@ -1,10 +1,10 @@
 """Every refusal the code can raise, read from the source itself, and what reaches it.
 
-The stable codes of problem answers are string literals scattered through the rules and the
-service (``invalid("unknown_card", ...)``, ``ApiError(412, "version_mismatch", ...)``). Listing
-them by hand would drift, so the OpenAPI document reads them from the source with ``ast``: each
-refusal with its status, in the function that raises it, and a call graph from each route
-handler that tells which refusals it can reach.
+Each route declares the refusals it answers with (service/http/contract.py); this reads the
+code to check the declarations are complete: each refusal with its status, in the function
+that raises it (``invalid("unknown_card", ...)``, ``GAME_NOT_FOUND("no such game")``), and a
+call graph from each route handler (and the dependencies it takes) that tells which refusals it
+can reach.
 
 The call graph follows what the annotations say: plain calls through the module's functions
 and imports, ``self.m()`` through the class, ``x.m()`` through the type of ``x`` (a parameter's
@@ -12,7 +12,9 @@ annotation, an attribute's, a property's or a function's return annotation, a co
 a method of a base class to every override (so ``state.rules.decide`` reaches every variant's
 ``decide``). A reference passed along (``sync_to_thread(app.load, ...)``) counts as a call; a
 nested function or lambda counts as part of the function that defines it. Calls it cannot type
-are not followed; tests/api/test_openapi.py checks its answers against real refusals.
+are not followed: it can miss a refusal (tests/api/test_openapi.py also checks real answers
+against the declarations) and it can see one that cannot happen (a perspective that is never
+refused), which the test names.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from collections.abc import Iterable, Iterator
 from functools import cache
 from pathlib import Path
 
-from service.http.openapi.scan import (
+from tests.contract.source_scan import (
     Class,
     Def,
     Edge,
@@ -141,6 +143,12 @@ class CodeIndex:
         """The classes an annotation names: ``A``, ``A | None``, ``tuple[A, B]``'s none."""
         if node is None:
             return set()
+        if (
+            isinstance(node, ast.Subscript)
+            and isinstance(node.value, ast.Name)
+            and node.value.id == "NamedDependency"
+        ):  # an injected dependency: what it holds
+            return self._annotation_types(module, node.slice)
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
             return self._annotation_types(module, node.left) | self._annotation_types(
                 module, node.right

@@ -5,6 +5,9 @@ holds onto each game's state (kept in memory, loaded once per game when a proces
 it). Each batch's rows and the log position they reflect commit in one transaction, and the
 position moves by compare-and-set, so however many runners follow the log, every event counts
 exactly once. `rebuild` starts over from position 0 and must arrive at the same rows.
+
+A read that must reflect every write committed before it waits for the position to pass
+them (``wait_for_log``); the folding is the projector's work, never the reader's.
 """
 
 from __future__ import annotations
@@ -23,11 +26,12 @@ from domain.aggregate import GameAggregate, Recorded, project
 from domain.events import GameFinished
 from projections.lobby import LeaderboardRow, LobbyEntry, lobby_entry, results
 from projections.scoreboard import Scoreboard, scoreboard
-from service.background.read_model_tables import GameRow, Tables
-from service.results import BoardPlace, LobbyPlace, Page
+from service.read_models.pages import BoardPlace, LobbyPlace, Page
+from service.read_models.tables import GameRow, Tables
 from service.store.event_store import Store
 
 BATCH = 500
+POLL_SECONDS = 0.005  # a waiting read looks at the position this often (a projector elsewhere)
 
 
 class _Stale(Exception):
@@ -41,6 +45,7 @@ class ReadModels:
         self._capacity = capacity
         self._folds: OrderedDict[UUID, GameAggregate] = OrderedDict()
         self._lock = threading.Lock()
+        self._moved = threading.Condition()  # this process moved the position
 
     # --- following the log -----------------------------------------------------------------------
 
@@ -60,14 +65,27 @@ class ReadModels:
                 if count < BATCH:
                     return applied
 
-    def catch_up_to_now(self, *, timeout: float) -> None:
-        """Catch up with every game event committed before this call (on PostgreSQL the log
-        is readable up to the oldest write in flight: wait, a little, for it to finish)."""
+    def wait_for_log(self, *, timeout: float) -> None:
+        """Return once the rows reflect every game event committed before this call, or after
+        ``timeout`` seconds (the rows answer as they stand then). The projector, here or in
+        another process, does the work; a write wakes it."""
         target = self.store.recorder.max_notification_id() or 0
         give_up = time.monotonic() + timeout
-        while self.store.writer.horizon() <= target and time.monotonic() < give_up:
-            time.sleep(0.002)
-        self.catch_up()
+        while not self._reflects(target):
+            left = give_up - time.monotonic()
+            if left <= 0:
+                return
+            with self._moved:
+                self._moved.wait(min(left, POLL_SECONDS))
+
+    def _reflects(self, target: int) -> bool:
+        """Whether the rows reflect every game event up to ``target``: the log is readable
+        that far (on PostgreSQL, up to the oldest write in flight) and holds none of them past
+        the position."""
+        if self.store.writer.horizon() <= target:
+            return False
+        following = self.store.game_notifications(self.position(), 1)
+        return not following or following[0].id > target
 
     def _step(self) -> int:
         position = self.position()
@@ -103,6 +121,8 @@ class ReadModels:
 
         self.store.transact(write)
         self._remember(folded)
+        with self._moved:
+            self._moved.notify_all()
         return len(batch)
 
     def _fold(self, known: GameAggregate | None, event: Recorded) -> GameAggregate:

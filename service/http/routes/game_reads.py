@@ -9,34 +9,38 @@ from uuid import UUID
 
 from litestar import Controller, Request, Response, get
 from litestar.concurrency import sync_to_thread
-from litestar.datastructures import State
+from litestar.di import NamedDependency
 from litestar.params import FromPath, HeaderParameter, QueryParameter
 from litestar.response import ServerSentEvent
 
 from projections.audit import AuditReport
 from projections.scoreboard import Scoreboard
 from projections.views import View
+from service.application import Cardledger
+from service.application.bundle import Bundle
+from service.application.queries import GameRead
+from service.application.results import EventPage, ReplayPage
 from service.auth import Principal
-from service.bundle import Bundle
-from service.errors import ApiError
+from service.errors import (
+    GAME_NOT_FOUND,
+    GAME_NOT_OVER,
+    INVALID_LAST_EVENT_ID,
+    INVALID_PERSPECTIVE,
+    INVALID_RANGE,
+    PERSPECTIVE_FORBIDDEN,
+    TOO_MANY_STREAMS,
+)
+from service.http.bodies import MAX_PAGE
 from service.http.caching import Validator
-from service.http.callers import MAX_VERSION, caller, ledger, optional_caller
+from service.http.contract import Token, declare
+from service.http.dependencies import MAX_VERSION
 from service.http.limits import StreamSlots
 from service.http.paging import next_link
-from service.live.streams import game_stream
+from service.live.streams import Live
 from service.numbers import whole_number
-from service.queries import GameRead
-from service.results import EventPage, ReplayPage
 
-GAME_STATUSES = ("waiting", "active", "finished", "cancelled")
-MAX_PAGE = 500
 MAX_FRAMES = 200
-
-
-def checked_status(status: str | None) -> str | None:
-    if status is not None and status not in GAME_STATUSES:
-        raise ApiError(422, "invalid_status", f"status is one of {', '.join(GAME_STATUSES)}")
-    return status
+READ = declare(Token.OPTIONAL, GAME_NOT_FOUND, cached=True)  # one game, as the caller may see it
 
 
 def next_events(request: Request[Any, Any, Any], page: EventPage) -> dict[str, str]:
@@ -55,21 +59,14 @@ def next_frames(
     return next_link(request, "from", page.next_from)
 
 
-def validator(
-    request: Request[Any, Any, Any],
-    state: State,
-    game_id: UUID,
-    *extra: object,
-    perspective: str | None = None,
-) -> tuple[GameRead, Validator]:
-    """The game as the caller may read it now, and the validator of the answer made from that
-    read: the game's head, the perspective they get, the query."""
-    read = ledger(state).read(caller(request, state, required=False), game_id, perspective)
+def validator(request: Request[Any, Any, Any], read: GameRead, *extra: object) -> Validator:
+    """The validator of an answer made from a read: the game's head, the perspective the
+    caller gets, the query."""
     parts = (read.version, read.chain_head, read.viewer, read.due, request.url.path, *extra)
-    return read, Validator(*parts, over=read.over)
+    return Validator(*parts, over=read.over)
 
 
-class GameReads(Controller):
+class GameReadsController(Controller):
     path = "/games"
     tags = ["games"]
 
@@ -78,43 +75,52 @@ class GameReads(Controller):
         operation_id="getGame",
         summary="Public summary of a game",
         sync_to_thread=True,
+        **READ,
     )
     def summary(
-        self, request: Request[Any, Any, Any], state: State, game_id: FromPath[UUID]
+        self,
+        request: Request[Principal | None, Any, Any],
+        ledger: NamedDependency[Cardledger],
+        game_id: FromPath[UUID],
     ) -> Response[View]:
-        read, check = validator(request, state, game_id, perspective="public")
-        return check.answer(request, lambda: ledger(state).view_in(read))
+        read = ledger.queries.read_public(request.user, game_id)
+        return validator(request, read).answer(request, lambda: ledger.queries.view_in(read))
 
     @get(
         "/{game_id:uuid}/view",
         operation_id="getView",
         summary="Your view of the game",
         sync_to_thread=True,
+        **READ,
     )
     def view(
-        self, request: Request[Any, Any, Any], state: State, game_id: FromPath[UUID]
+        self,
+        request: Request[Principal | None, Any, Any],
+        ledger: NamedDependency[Cardledger],
+        game_id: FromPath[UUID],
     ) -> Response[View]:
-        read, check = validator(request, state, game_id)
-        return check.answer(request, lambda: ledger(state).view_in(read))
+        read = ledger.queries.read(request.user, game_id)
+        return validator(request, read).answer(request, lambda: ledger.queries.view_in(read))
 
     @get(
         "/{game_id:uuid}/events",
         operation_id="listEvents",
         summary="Events after a version, as you may see them",
         sync_to_thread=True,
+        **declare(Token.OPTIONAL, GAME_NOT_FOUND, cached=True, paged=True),
     )
     def events(
         self,
-        request: Request[Any, Any, Any],
-        state: State,
+        request: Request[Principal | None, Any, Any],
+        ledger: NamedDependency[Cardledger],
         game_id: FromPath[UUID],
         after: Annotated[int, QueryParameter(ge=0, le=MAX_VERSION)] = 0,
         limit: Annotated[int, QueryParameter(ge=1, le=MAX_PAGE)] = 100,
     ) -> Response[EventPage]:
-        read, check = validator(request, state, game_id, after, limit)
-        return check.answer(
+        read = ledger.queries.read(request.user, game_id)
+        return validator(request, read, after, limit).answer(
             request,
-            lambda: ledger(state).events_in(read, after=after, limit=limit),
+            lambda: ledger.queries.events_in(read, after=after, limit=limit),
             lambda page: next_events(request, page),
         )
 
@@ -123,19 +129,26 @@ class GameReads(Controller):
         operation_id="getScoreboard",
         summary="Scores per hand, totals and ranking",
         sync_to_thread=True,
+        **declare(Token.NONE, GAME_NOT_FOUND),
     )
-    def scoreboard(self, state: State, game_id: FromPath[UUID]) -> Scoreboard:
-        return ledger(state).scoreboard(game_id)
+    def scoreboard(
+        self, ledger: NamedDependency[Cardledger], game_id: FromPath[UUID]
+    ) -> Scoreboard:
+        return ledger.queries.scoreboard(game_id)
 
     @get(
         "/{game_id:uuid}/stream",
         operation_id="streamGame",
         summary="Server-Sent Events: your view of each new event, live; resumable",
+        **declare(
+            Token.OPTIONAL, GAME_NOT_FOUND, INVALID_LAST_EVENT_ID, TOO_MANY_STREAMS, ticket=True
+        ),
     )
     async def stream(
         self,
-        request: Request[Any, Any, Any],
-        state: State,
+        request: Request[Principal | None, Any, Any],
+        live: NamedDependency[Live],
+        slots: NamedDependency[StreamSlots],
         game_id: FromPath[UUID],
         ticket: Annotated[str | None, QueryParameter(required=False)] = None,
         after: Annotated[int | None, QueryParameter(required=False, ge=0, le=MAX_VERSION)] = None,
@@ -143,22 +156,21 @@ class GameReads(Controller):
             str | None, HeaderParameter(name="Last-Event-ID", required=False)
         ] = None,
     ) -> ServerSentEvent:
-        app = ledger(state)
+        ledger = live.ledger
         who: Principal | None
         if ticket is not None:
-            who = await sync_to_thread(app.ticket_holder, ticket, game_id)
+            who = await sync_to_thread(ledger.tickets.holder, ticket, game_id)
         else:
-            who = await sync_to_thread(optional_caller, request, state)
-        await sync_to_thread(app.load, game_id)
+            who = request.user
+        await sync_to_thread(ledger.queries.load, game_id)
         resume = after or 0
         if last_event_id is not None:
             resumed = whole_number(last_event_id.strip())
             if resumed is None:
-                raise ApiError(400, "invalid_last_event_id", "Last-Event-ID is an event version")
+                raise INVALID_LAST_EVENT_ID("Last-Event-ID is an event version")
             resume = resumed
-        slots: StreamSlots = state.streams
-        give_back = slots.take(request, who.player_id or "admin" if who else None)
-        stream = game_stream(app, who, game_id, resume, on_end=give_back)
+        give_back = slots.take(request, who.actor_id if who else None)
+        stream = live.stream(who, game_id, resume, on_end=give_back)
         weakref.finalize(stream, give_back)  # a stream that never started gives its slot back too
         return ServerSentEvent(stream)
 
@@ -167,11 +179,20 @@ class GameReads(Controller):
         operation_id="replayGame",
         summary="One frame per event (the event and the table after it) from a perspective",
         sync_to_thread=True,
+        **declare(
+            Token.OPTIONAL,
+            GAME_NOT_FOUND,
+            INVALID_PERSPECTIVE,
+            PERSPECTIVE_FORBIDDEN,
+            INVALID_RANGE,
+            cached=True,
+            paged=True,
+        ),
     )
     def replay(
         self,
-        request: Request[Any, Any, Any],
-        state: State,
+        request: Request[Principal | None, Any, Any],
+        ledger: NamedDependency[Cardledger],
         game_id: FromPath[UUID],
         perspective: Annotated[str, QueryParameter()] = "public",
         start: Annotated[int, QueryParameter(name="from", ge=1, le=MAX_VERSION)] = 1,
@@ -179,11 +200,11 @@ class GameReads(Controller):
         limit: Annotated[int, QueryParameter(ge=1, le=MAX_FRAMES)] = 100,
     ) -> Response[ReplayPage]:
         if to is not None and to < start:
-            raise ApiError(422, "invalid_range", "to is a version at or after from")
-        read, check = validator(request, state, game_id, start, to, limit, perspective=perspective)
-        return check.answer(
+            raise INVALID_RANGE("to is a version at or after from")
+        read = ledger.queries.read_as(request.user, game_id, perspective)
+        return validator(request, read, start, to, limit).answer(
             request,
-            lambda: ledger(state).replay_in(
+            lambda: ledger.queries.replay_in(
                 read, perspective=perspective, start=start, to=to, limit=limit
             ),
             lambda page: next_frames(request, page, to),
@@ -194,23 +215,31 @@ class GameReads(Controller):
         operation_id="auditGame",
         summary="Verification report: chain, seed, every decision re-run, scores",
         sync_to_thread=True,
+        **READ,
     )
     def audit(
-        self, request: Request[Any, Any, Any], state: State, game_id: FromPath[UUID]
+        self,
+        request: Request[Principal | None, Any, Any],
+        ledger: NamedDependency[Cardledger],
+        game_id: FromPath[UUID],
     ) -> Response[AuditReport]:
-        read, check = validator(request, state, game_id, perspective="public")
-        return check.answer(request, lambda: ledger(state).audit_in(read))
+        read = ledger.queries.read_public(request.user, game_id)
+        return validator(request, read).answer(request, lambda: ledger.queries.audit_in(read))
 
     @get(
         "/{game_id:uuid}/export",
         operation_id="exportGame",
         summary="The whole log as a bundle that `cardledger verify` checks offline",
         sync_to_thread=True,
+        **declare(Token.OPTIONAL, GAME_NOT_FOUND, GAME_NOT_OVER, cached=True),
     )
     def export(
-        self, request: Request[Any, Any, Any], state: State, game_id: FromPath[UUID]
+        self,
+        request: Request[Principal | None, Any, Any],
+        ledger: NamedDependency[Cardledger],
+        game_id: FromPath[UUID],
     ) -> Response[Bundle]:
-        read, check = validator(request, state, game_id)
-        if not check.over:
-            return Response(ledger(state).export_in(read))  # the operator's: it will grow
-        return check.answer(request, lambda: ledger(state).export_in(read))
+        read = ledger.queries.read(request.user, game_id)
+        if not read.over:
+            return Response(ledger.queries.export_in(read))  # the operator's: it will grow
+        return validator(request, read).answer(request, lambda: ledger.queries.export_in(read))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from domain.game import GameState
 from domain.perspective import FULL, Perspective
 from service.auth import Principal
-from service.errors import ApiError
+from service.errors import INVALID_PERSPECTIVE, PERSPECTIVE_FORBIDDEN
 from service.numbers import whole_number
 
 
@@ -28,15 +28,13 @@ def replay_perspective(
     if requested == "full":
         if privileged:
             return FULL
-        raise ApiError(403, "perspective_forbidden", "the full perspective opens at the end")
+        raise PERSPECTIVE_FORBIDDEN("the full perspective opens at the end")
     seat = whole_number(requested.removeprefix("seat:")) if requested.startswith("seat:") else None
     if seat is None:
-        raise ApiError(422, "invalid_perspective", "perspective is public, seat:N or full")
+        raise INVALID_PERSPECTIVE("perspective is public, seat:N or full")
     if seat >= state.seat_count:
         last = state.seat_count - 1
-        raise ApiError(422, "invalid_perspective", f"this game has seats 0 to {last}")
+        raise INVALID_PERSPECTIVE(f"this game has seats 0 to {last}")
     if not (privileged or own_seat == seat):
-        raise ApiError(
-            403, "perspective_forbidden", "only that seat's player sees it before the end"
-        )
+        raise PERSPECTIVE_FORBIDDEN("only that seat's player sees it before the end")
     return Perspective(seat=seat)

@@ -5,15 +5,24 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from litestar import Controller, Request, Response, get, post
-from litestar.datastructures import State
+from litestar.di import NamedDependency
 from litestar.params import QueryParameter, RawBody
 
 from projections.lobby import LobbyEntry
-from service.http.bodies import CreatePlayer, decode_body
-from service.http.callers import ledger, player
-from service.http.game_reads import MAX_PAGE, checked_status
+from service.application import Cardledger
+from service.application.results import RegisteredPlayer
+from service.auth import Principal
+from service.errors import (
+    INVALID_BODY,
+    INVALID_CURSOR,
+    INVALID_NAME,
+    INVALID_STATUS,
+    PLAYERS_ONLY,
+)
+from service.http.bodies import MAX_PAGE, CreatePlayer, checked_status, convert, decode_json
+from service.http.contract import Token, declare
 from service.http.paging import Cursor, Cursors
-from service.results import LobbyPlace, RegisteredPlayer
+from service.read_models.pages import LobbyPlace
 
 
 class PlayerController(Controller):
@@ -26,28 +35,28 @@ class PlayerController(Controller):
         summary="Register a player; the bearer token is shown only in this response",
         status_code=201,
         sync_to_thread=True,
+        **declare(Token.NONE, INVALID_BODY, INVALID_NAME, body=True),
     )
-    def register(self, state: State, body: RawBody) -> RegisteredPlayer:
-        request = decode_body(body, CreatePlayer)
-        return ledger(state).register_player(request.name)
+    def register(self, ledger: NamedDependency[Cardledger], body: RawBody) -> RegisteredPlayer:
+        return ledger.players.register(convert(decode_json(body), CreatePlayer).name)
 
     @get(
         "/me/games",
         operation_id="listMyGames",
         summary="The games you sit at, newest first, a page at a time (limit, cursor)",
         sync_to_thread=True,
+        **declare(Token.REQUIRED, PLAYERS_ONLY, INVALID_STATUS, INVALID_CURSOR, paged=True),
     )
     def my_games(
         self,
-        request: Request[Any, Any, Any],
-        state: State,
+        request: Request[Principal, Any, Any],
+        ledger: NamedDependency[Cardledger],
         status: Annotated[str | None, QueryParameter(required=False)] = None,
         limit: Annotated[int, QueryParameter(ge=1, le=MAX_PAGE)] = 100,
         cursor: Cursor = None,
     ) -> Response[list[LobbyEntry]]:
-        who = player(request, state)
         status = checked_status(status)
-        cursors = Cursors(state, "my_games", player=who.player_id, status=status)
+        cursors = Cursors(ledger.tickets, "my_games", player=request.user.player_id, status=status)
         after = cursors.place(cursor, LobbyPlace)
-        page = ledger(state).games_of(who, status=status, limit=limit, after=after)
+        page = ledger.queries.games_of(request.user, status=status, limit=limit, after=after)
         return cursors.answer(request, page)

@@ -13,16 +13,17 @@ from litestar import Controller, Response, get
 from litestar.params import FromPath
 
 from domain.variants import VARIANTS
-from service.errors import not_found
+from service.errors import VARIANT_NOT_FOUND
+from service.http.contract import Token, declare
 
-RULEBOOK = Path(__file__).parent / "rulebook"
+RULEBOOK = Path(__file__).parents[1] / "rulebook"
 MARKDOWN = "text/markdown; charset=utf-8"
 
 
 def rules_page(variant: str) -> bytes:
     """The variant's rules page, or a 404 problem for a variant the service does not host."""
     if variant not in VARIANTS:
-        raise not_found("variant")
+        raise VARIANT_NOT_FOUND("no such variant")
     return (RULEBOOK / f"{variant}.md").read_bytes()
 
 
@@ -36,6 +37,7 @@ class RulesController(Controller):
         summary="A variant's rules, options and judgement calls, as Markdown",
         media_type=MARKDOWN,
         sync_to_thread=False,
+        **declare(Token.NONE, VARIANT_NOT_FOUND, store=False),
     )
     def rules(self, variant: FromPath[str]) -> Response[bytes]:
         return Response(rules_page(variant), media_type=MARKDOWN)

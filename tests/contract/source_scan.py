@@ -1,6 +1,6 @@
 """Reading the source for refusals: each function's raised codes and its calls, in context.
 
-The first half of codes.py's work: one pass over every file with ``ast``, no types yet.
+The first half of call_graph.py's work: one pass over every file with ``ast``, no types yet.
 """
 
 from __future__ import annotations
@@ -11,11 +11,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from domain.errors import Failure
-from service.http.problems import FAILURE_STATUS
+from service import errors
+from service.http.contract import FAILURE_STATUS
 
-ROOT = Path(__file__).resolve().parents[3]  # the folder holding domain/ and service/
+ROOT = Path(__file__).resolve().parents[2]  # the folder holding domain/ and service/
 PACKAGES = ("domain", "service", "projections")
 SHORTHANDS = {"invalid": Failure.INVALID, "forbidden": Failure.FORBIDDEN}  # domain.errors
+NAMED = {  # service.errors: GAME_NOT_FOUND("no such game")
+    name: value for name, value in vars(errors).items() if isinstance(value, errors.Refusal)
+}
 Def = ast.FunctionDef | ast.AsyncFunctionDef
 
 
@@ -54,15 +58,10 @@ def refusal_of(call: ast.Call, where: str) -> Refusal | None:
         status, code = FAILURE_STATUS[kind], _literal(_argument(call, 0, "code"))
     elif name in SHORTHANDS:
         status, code = FAILURE_STATUS[SHORTHANDS[name]], _literal(_argument(call, 0, "code"))
+    elif name in NAMED:
+        status, code = NAMED[name]
     elif name == "ApiError":
         status, code = _literal(_argument(call, 0, "status")), _literal(_argument(call, 1, "code"))
-    elif name == "problem":  # service.http.problems.problem(request, status, code, detail)
-        status, code = _literal(_argument(call, 1, "status")), _literal(_argument(call, 2, "code"))
-    elif name == "not_found":  # service.errors.not_found(what): "<what>_not_found"
-        what = _literal(_argument(call, 0, "what"))
-        status, code = 404, f"{what}_not_found" if isinstance(what, str) else None
-    elif name == "unauthorized":
-        status, code = 401, "unauthorized"
     else:
         return None
     if not isinstance(status, int) or not isinstance(code, str):
@@ -111,7 +110,16 @@ def _swallows(handler: ast.ExceptHandler) -> bool:
         isinstance(name, ast.Name) and name.id in CATCHING for name in names
     )
     reraises = any(isinstance(n, ast.Raise) and n.exc is None for n in ast.walk(handler))
-    return catches and not reraises
+    passed_along = handler.name is not None and any(  # raised, or handed on to be raised
+        (isinstance(n, ast.Raise) and _names(n.exc, handler.name))
+        or (isinstance(n, ast.Call) and any(_names(arg, handler.name) for arg in n.args))
+        for n in ast.walk(handler)
+    )
+    return catches and not (reraises or passed_along)
+
+
+def _names(node: ast.expr | None, name: str) -> bool:
+    return isinstance(node, ast.Name) and node.id == name
 
 
 class Scanner(ast.NodeVisitor):

@@ -9,14 +9,11 @@ from uuid import UUID
 import msgspec
 
 from domain.aggregate import Recorded
-from domain.events import Event, Secret
+from domain.events import Secret, tag_of_type
+from domain.variants import event_types
 from projections.events import EventOut
-from service.store.mapper import GAME_EVENT_TYPES
 
 FORMAT = "cardledger-bundle/v1"
-EVENT_TYPES: dict[str, type[Event]] = {
-    str(kind.__struct_config__.tag): kind for kind in GAME_EVENT_TYPES.values()
-}
 
 
 class Bundle(msgspec.Struct, frozen=True, kw_only=True):
@@ -58,9 +55,10 @@ def read_bundle(data: bytes) -> tuple[str, list[Recorded]]:
     if bundle.format != FORMAT:
         raise BundleError(f"unknown bundle format {bundle.format!r}")
     game_id = UUID(bundle.game_id)
+    by_tag = {tag_of_type(kind): kind for kind in event_types().values()}
     events = []
     for event in bundle.events:
-        kind = EVENT_TYPES.get(event.type)
+        kind = by_tag.get(event.type)
         if kind is None:
             raise BundleError(f"event {event.version} has an unknown type {event.type!r}")
         try:

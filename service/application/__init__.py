@@ -1,0 +1,51 @@
+"""The application: the store and the read models, and the use cases over them, composed.
+
+Handlers and tools take the part they need: ``commands`` (writes to games), ``queries``
+(reads), ``players`` (registration and tokens), ``tickets`` (stream tickets and the key
+every process shares).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import UTC, datetime
+
+from service.application.commands import GameCommands
+from service.application.players import Players
+from service.application.queries import GameQueries
+from service.application.telemetry import Telemetry
+from service.application.tickets import TicketBook
+from service.read_models.models import ReadModels
+from service.settings import Settings
+from service.store.event_store import Store
+from service.store.games import Games
+from service.store.unit_of_work import UnitOfWork
+
+
+def now_utc() -> datetime:
+    return datetime.now(UTC)
+
+
+class Cardledger:
+    def __init__(self, settings: Settings, clock: Callable[[], datetime] = now_utc) -> None:
+        self.settings = settings
+        self.clock = clock
+        self.telemetry = Telemetry()
+        self.store = Store(env=settings.store_env())
+        self.store.report_to(self.telemetry)
+        self.games = Games(self.store, settings.cached_games)
+        self.read_models = ReadModels(self.store, capacity=settings.cached_games)
+        self.writes = UnitOfWork(self.store, self.games, self.telemetry, clock)
+        self.commands = GameCommands(self.writes, self.telemetry, clock)
+        self.queries = GameQueries(
+            self.store,
+            self.games,
+            self.read_models,
+            clock,
+            wait_for_read_models=settings.projector == "inline",
+        )
+        self.players = Players(self.store, clock, settings.admin_token)
+        self.tickets = TicketBook(self.store, self.games, clock)
+
+    def close(self) -> None:
+        self.store.close()

@@ -1,0 +1,1 @@
+"""The materialized read models: the lobby, scoreboards, the leaderboard, who sits where."""

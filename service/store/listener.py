@@ -1,0 +1,62 @@
+"""Wake-ups from other processes: LISTEN on the events table's channel (PostgreSQL only).
+
+Writers NOTIFY after their commits (see service/store/postgres.py); a notification only says
+"look again": readers then read the log itself, never trusting a notification's content.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+import psycopg
+from psycopg import sql
+
+from service.store.changes import Changes
+from service.worker import Worker
+
+WAIT_SECONDS = 1.0  # how long one step listens before it looks at whether to stop
+
+
+def conninfo(database_url: str) -> str:
+    """The URL without our own query parameters (``?schema=``), for a direct connection."""
+    scheme, netloc, path, _, _ = urlsplit(database_url)
+    return urlunsplit((scheme, netloc, path, "", ""))
+
+
+class PostgresListener:
+    def __init__(self, database_url: str, channel: str, changes: Changes) -> None:
+        self._conninfo = conninfo(database_url)
+        self._channel = channel
+        self._changes = changes
+        self._connection: psycopg.Connection[Any] | None = None
+        self.worker = Worker("pg-listener", self._listen, idle=0.0, finish=self._disconnect)
+
+    def start(self) -> None:
+        self.worker.start()
+
+    def stop(self) -> None:
+        self.worker.stop()
+
+    def _listen(self) -> None:
+        """Pass on what arrives within a second (connecting first if needed; a failure drops
+        the connection, and the worker tries again after a pause)."""
+        try:
+            if self._connection is None:
+                self._connection = psycopg.connect(
+                    self._conninfo, autocommit=True, connect_timeout=5
+                )
+                self._connection.execute(sql.SQL("LISTEN {}").format(sql.Identifier(self._channel)))
+                self._changes.notify()  # anything sent while we were not listening
+            for _ in self._connection.notifies(timeout=WAIT_SECONDS, stop_after=1):
+                self._changes.notify()
+        except psycopg.Error:
+            self._disconnect()
+            raise
+
+    def _disconnect(self) -> None:
+        if self._connection is not None:
+            with contextlib.suppress(psycopg.Error):
+                self._connection.close()
+            self._connection = None
