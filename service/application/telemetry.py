@@ -27,6 +27,10 @@ from service.worker import WorkerHealth
 M = TypeVar("M", Counter, Histogram)
 
 MOST_COUNTED = 100_000  # events behind: a scrape counts no further
+HELD_SECONDS_HELP = (
+    "How long the oldest writer of the event log still in flight has been open (0: none); every"
+    " reader of the log waits for it, and the service's own log names it"
+)
 
 COMMANDS_HELP = (
     "Commands decided, by variant, command (create, join, cancel, expire, or the type sent) and"
@@ -195,6 +199,12 @@ class LogLag:
         seconds = GaugeMetricFamily(
             "cardledger_projection_lag_seconds", LAG_SECONDS_HELP, labels=["reader"]
         )
+        held = GaugeMetricFamily("cardledger_log_held_seconds", HELD_SECONDS_HELP)
+        try:
+            holdup = self._store.writer.holdup()
+        except PersistenceError:
+            return [events, seconds]  # the store is away (its errors are counted)
+        held.add_metric([], 0.0 if holdup is None else holdup.open_seconds or 0.0)
         for reader, position_of in self._readers.items():
             try:
                 position = position_of()
@@ -207,7 +217,7 @@ class LogLag:
             age = 0.0 if first is None else (self._clock() - first.timestamp).total_seconds()
             events.add_metric([reader], behind)
             seconds.add_metric([reader], max(0.0, age))  # another process's clock may be ahead
-        return [events, seconds]
+        return [events, seconds, held]
 
 
 class WorkerCollector:

@@ -13,6 +13,7 @@ them (``wait_for_log``); the folding is the projector's work, never the reader's
 from __future__ import annotations
 
 import copy
+import logging
 import threading
 import time
 from collections import OrderedDict
@@ -32,6 +33,9 @@ from service.store.event_store import Store
 
 BATCH = 500
 POLL_SECONDS = 0.005  # a waiting read looks at the position this often (a projector elsewhere)
+HOLDUP_REPORT_SECONDS = 60.0  # a read that gave up names what held it at most this often
+
+log = logging.getLogger("cardledger.read_models")
 
 
 class _Stale(Exception):
@@ -46,6 +50,7 @@ class ReadModels:
         self._folds: OrderedDict[UUID, GameAggregate] = OrderedDict()
         self._lock = threading.Lock()
         self._moved = threading.Condition()  # this process moved the position
+        self._holdup_reported = -HOLDUP_REPORT_SECONDS
 
     # --- following the log -----------------------------------------------------------------------
 
@@ -74,9 +79,24 @@ class ReadModels:
         while not self._reflects(target):
             left = give_up - time.monotonic()
             if left <= 0:
+                self._report_holdup()
                 return
             with self._moved:
                 self._moved.wait(min(left, POLL_SECONDS))
+
+    def _report_holdup(self) -> None:
+        """Say what a read gave up waiting for, if a writer in flight holds the log back."""
+        now = time.monotonic()
+        if now - self._holdup_reported < HOLDUP_REPORT_SECONDS:
+            return
+        holdup = self.store.writer.holdup()
+        if holdup is not None:
+            self._holdup_reported = now
+            log.warning(
+                "reads answer without the newest games: the log is readable only below %s,"
+                " which has written to the events table and not ended",
+                holdup.describe(),
+            )
 
     def _reflects(self, target: int) -> bool:
         """Whether the rows reflect every game event up to ``target``: the log is readable

@@ -3,11 +3,12 @@
 The library's recorder takes `LOCK TABLE ... IN EXCLUSIVE MODE` and sends a NOTIFY inside every
 write so that notification ids become visible in the order they were issued; both serialise all
 writers. Here a transaction's events take the ids ``xid << 20 | position`` from its own
-transaction id, with no lock, and a reader only returns ids of transactions older than the oldest
-one still running (its snapshot's ``xmin``). Any transaction that could still commit has an id at
-or above that horizon, so a reader that moves past an id can never see a lower one appear later.
-Readers lag by the oldest writer in flight (milliseconds: ours hold no transaction open), and
-other processes are woken by a NOTIFY sent after the commit, coalesced, from its own connection.
+transaction id, with no lock, and a reader only returns ids below the oldest *writer of the events
+table* still in flight (see ``WRITERS_IN_FLIGHT``), so a reader that moves past an id can never
+see a lower one appear later. Not the snapshot's ``xmin``: that waits for every transaction of the
+cluster, and one session left open anywhere froze the read side. Readers lag by the oldest writer
+in flight (milliseconds: ours are single statements), and other processes are woken by a NOTIFY
+sent after the commit, coalesced, from its own connection.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from eventsourcing.postgres import (
 from psycopg.sql import SQL, Identifier
 from psycopg_pool import PoolTimeout
 
+from service.store.holdup import Holdup
 from service.store.ranges import version_range
 from service.store.troubles import UNHEARD, Troubles
 from service.store.watchdog import StatementTimeout, Watchdog
@@ -45,9 +47,40 @@ POSITION_BITS = 20  # events per transaction: at most 2**20
 MAX_BATCH = 1 << POSITION_BITS
 GAP_SECONDS = 0.005  # between two NOTIFYs
 MEMOISED_INSERTS = 64  # insert statements kept, by their number of events
-HORIZON = SQL(
-    "notification_id < (pg_snapshot_xmin(pg_current_snapshot())::text::bigint << {bits})"
-).format(bits=POSITION_BITS)
+XID_WRAP = 1 << 32  # pg_locks gives 32-bit transaction ids; ours carry the epoch above them
+
+# The writers of the events table still in flight: every INSERT holds the table's
+# RowExclusiveLock from the start of its statement, before its transaction has an id, until it
+# ends. One statement, so its snapshot is taken before pg_locks is read: every id below the
+# snapshot's ``xmax`` had ended or was running then; a writer seen with its id holds the horizon
+# at that id; one seen without an id yet, or not seen at all, gets a newer one; one that ended in
+# between has committed (or rolled back) before the read that follows. Ids in pg_locks are 32
+# bits: each is placed in the epoch of ``xmax``, less than 2**31 from it either way (``ahead``).
+WRITERS_IN_FLIGHT = """
+WITH snap AS (SELECT pg_snapshot_xmax(pg_current_snapshot())::text::bigint AS xmax),
+writers AS (
+    SELECT held.transactionid::text::bigint AS xid, held.pid,
+           EXTRACT(EPOCH FROM clock_timestamp() - activity.xact_start) AS open_seconds,
+           activity.state, activity.application_name, activity.query
+    FROM pg_locks AS writing
+    JOIN pg_locks AS held
+      ON held.virtualtransaction = writing.virtualtransaction AND held.locktype = 'transactionid'
+    LEFT JOIN pg_stat_activity AS activity ON activity.pid = held.pid
+    WHERE writing.locktype = 'relation' AND writing.mode = 'RowExclusiveLock'
+      AND writing.relation = %(table)s::regclass
+      AND writing.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+),
+placed AS (
+    SELECT ((writers.xid - snap.xmax) %% {wrap} + {wrap}) %% {wrap} AS ahead, writers.*
+    FROM snap, writers
+)
+SELECT snap.xmax,
+       CASE WHEN oldest.ahead >= {half} THEN oldest.ahead - {wrap} ELSE oldest.ahead END AS ahead,
+       oldest.pid, oldest.open_seconds, oldest.state, oldest.application_name, oldest.query
+FROM snap LEFT JOIN LATERAL (
+    SELECT * FROM placed ORDER BY (ahead + {half}) %% {wrap} LIMIT 1
+) AS oldest ON true
+""".replace("{wrap}", str(XID_WRAP)).replace("{half}", str(XID_WRAP // 2))
 
 
 class OutcomeUnknown(OperationalError):
@@ -65,6 +98,7 @@ class HorizonRecorder(PostgresApplicationRecorder):
         self.table = SQL("{}.{}").format(
             Identifier(self.datastore.schema), Identifier(self.events_table_name)
         )
+        self._table_name = self.table.as_string()
         # Rendered once: composing SQL on every call cost a tenth of a command's CPU.
         self._inserts: dict[int, str] = {}
         self.select_events_sql = self._render(
@@ -73,7 +107,7 @@ class HorizonRecorder(PostgresApplicationRecorder):
         )
         self.select_notifications_sql = self._render(
             "SELECT notification_id, originator_id, originator_version, topic, state"
-            " FROM {table} WHERE {horizon}"
+            " FROM {table} WHERE notification_id < %s"
         )
         self.watchdog = Watchdog(float(datastore.pool.timeout))
         self.notifier = Notifier(self.connection, self.channel_name)
@@ -98,7 +132,7 @@ class HorizonRecorder(PostgresApplicationRecorder):
             raise PersistenceError(str(error)) from error
 
     def _render(self, text: str) -> str:
-        return SQL(text).format(table=self.table, bits=POSITION_BITS, horizon=HORIZON).as_string()
+        return SQL(text).format(table=self.table, bits=POSITION_BITS).as_string()
 
     def insert_sql(self, count: int) -> str:
         """The insert of ``count`` events: plain VALUES (scalar parameters cost a fraction of
@@ -176,7 +210,8 @@ class HorizonRecorder(PostgresApplicationRecorder):
         *,
         inclusive_of_start: bool = True,
     ) -> Sequence[Notification]:
-        """Notifications after ``start`` in id order, none at or past the horizon."""
+        """Notifications after ``start`` in id order, none at or past the horizon (read first,
+        in a statement of its own: the select's snapshot must come after it)."""
         statement = self.select_notifications_sql
         params: list[Any] = []
         if start is not None:
@@ -193,6 +228,7 @@ class HorizonRecorder(PostgresApplicationRecorder):
         statement += " ORDER BY notification_id LIMIT %s"
         params.append(limit)
         with self.connection() as connection, connection.cursor() as cursor:
+            params.insert(0, self._oldest_writer(cursor).horizon)
             cursor.execute(statement, params, prepare=True)
             return [
                 Notification(
@@ -233,14 +269,27 @@ class HorizonRecorder(PostgresApplicationRecorder):
     def horizon(self) -> int:
         """Every notification id below this is final: its transaction has ended."""
         with self.connection() as connection, connection.cursor() as cursor:
-            cursor.execute(
-                SQL(
-                    "SELECT pg_snapshot_xmin(pg_current_snapshot())::text::bigint << {bits} AS h"
-                ).format(bits=POSITION_BITS)
-            )
-            row = cursor.fetchone()
-            assert row is not None
-            return int(row["h"])
+            return self._oldest_writer(cursor).horizon
+
+    def holdup(self) -> Holdup | None:
+        """The oldest writer of the events table still in flight, if any: what the readers of
+        the log wait for."""
+        with self.connection() as connection, connection.cursor() as cursor:
+            oldest = self._oldest_writer(cursor)
+        return oldest if oldest.pid is not None else None
+
+    def _oldest_writer(self, cursor: Any) -> Holdup:
+        cursor.execute(WRITERS_IN_FLIGHT, {"table": self._table_name}, prepare=True)
+        row = cursor.fetchone()
+        assert row is not None  # one row, the writer's columns null when none is in flight
+        return Holdup(
+            horizon=(int(row["xmax"]) + min(0, int(row["ahead"] or 0))) << POSITION_BITS,
+            pid=row["pid"],
+            open_seconds=None if row["open_seconds"] is None else float(row["open_seconds"]),
+            state=row["state"],
+            application=row["application_name"],
+            query=row["query"],
+        )
 
     def transact(self, work: Callable[[Any], T]) -> T:
         """Run ``work(cursor)`` in a transaction of its own and commit it."""

@@ -26,6 +26,7 @@ from eventsourcing.persistence import (
 )
 from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteDatastore, SQLiteFactory
 
+from service.store.holdup import Holdup
 from service.store.ranges import version_range
 from service.store.troubles import UNHEARD, Troubles
 from service.worker import Worker
@@ -273,6 +274,10 @@ class BatchingRecorder(SQLiteApplicationRecorder):
         with self.datastore.transaction(commit=False) as cursor:
             cursor.execute(f"SELECT COALESCE(MAX(rowid), 0) + 1 FROM {self.events_table_name}")
             return int(cursor.fetchone()[0])
+
+    def holdup(self) -> Holdup | None:
+        """Nothing holds the readers back here: the one writer commits in order."""
+        return None
 
     def transact(self, work: Callable[[Any], T]) -> T:
         """Run ``work(cursor)`` in the writer's next transaction."""

@@ -2,15 +2,30 @@
 
 from __future__ import annotations
 
+import logging
+import re
 import threading
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
 
+import psycopg
 import pytest
+from eventsourcing.persistence import StoredEvent
+from litestar.testing import TestClient
 
 from domain.variants import event_types
+from service.application import Cardledger
+from service.application.queries import FRESH_WITHIN
+from service.http.app import create_app
 from service.read_models.models import ReadModels
-from service.settings import Settings
+from service.settings import NO_LIMITS, Settings
+from service.store.listener import conninfo
 from service.tools.cli import main
 from tests.client import Api
+from tests.conftest import ADMIN_TOKEN
 
 
 def snapshot(api: Api) -> tuple[object, object, object]:
@@ -123,3 +138,98 @@ def test_the_projector_command_rebuilds_in_its_own_process(
     )
     assert applied == len(game_events)
     assert snapshot(api) == before
+
+
+@pytest.fixture
+def postgres_api(postgres_url: str, tmp_path: Path) -> Iterator[Api]:
+    """An app on PostgreSQL only: SQLite has no other sessions to hold it."""
+    settings = Settings(
+        database_url=postgres_url, data_dir=tmp_path, admin_token=ADMIN_TOKEN, limits=NO_LIMITS
+    )
+    ledger = Cardledger(settings)
+    try:
+        with TestClient(create_app(settings, ledger)) as client:
+            api = Api(client, ledger)
+            api.register(1)
+            yield api
+    finally:
+        ledger.close()
+
+
+def _session(api: Api) -> psycopg.Connection[Any]:
+    url = api.ledger.settings.database_url
+    assert url is not None
+    return psycopg.connect(conninfo(url))  # not autocommit: it begins a transaction
+
+
+def test_a_session_left_open_in_the_same_database_does_not_freeze_the_lobby(
+    postgres_api: Api,
+) -> None:
+    """A forgotten psql (``BEGIN; SELECT txid_current();``) held the old horizon, the
+    cluster's oldest transaction, for as long as it stayed open: new games reached the lobby
+    only after it ended."""
+    api = postgres_api
+    stray = _session(api)
+    try:
+        stray.execute("SELECT txid_current()")
+        started = time.monotonic()
+        game_id = api.create(3)
+        lobby = api.client.get("/games").json()
+        assert game_id in [entry["game_id"] for entry in lobby]
+        assert time.monotonic() - started < FRESH_WITHIN  # no read waited out its bound
+    finally:
+        stray.close()
+
+
+class Recorded(logging.Handler):
+    """The records one logger emits while attached (pytest's logging plugin is off here)."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(logging.WARNING)
+        self.logger = logging.getLogger(name)
+        self.messages: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.messages.append(record.getMessage())
+
+    def __enter__(self) -> Recorded:
+        self.logger.addHandler(self)
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.logger.removeHandler(self)
+
+
+def test_a_writer_left_open_delays_reads_by_a_bound_and_is_named(postgres_api: Api) -> None:
+    """A transaction that wrote to the events table and stays open holds every reader of the
+    log below it (an event it may still commit must not be skipped). Reads answer after
+    FRESH_WITHIN with the rows as they stand, and /metrics and the log say who holds them."""
+    api = postgres_api
+    before = api.create(3)
+    recorder = api.ledger.store.recorder
+    writer = _session(api)
+    try:
+        event = StoredEvent(
+            originator_id=uuid.uuid4(), originator_version=1, topic="t", state=b"{}"
+        )
+        with writer.cursor() as cursor:
+            cursor.execute(recorder.insert_sql(1), recorder.insert_parameters([event]))
+        after = api.create(3)
+        started = time.monotonic()
+        with Recorded("cardledger.read_models") as logged:
+            lobby = [entry["game_id"] for entry in api.client.get("/games").json()]
+        waited = time.monotonic() - started
+        assert before in lobby and after not in lobby  # as the rows stood: nothing skipped
+        assert FRESH_WITHIN <= waited < FRESH_WITHIN + 10  # bounded, with room for a slow host
+        pid = str(writer.info.backend_pid)
+        assert any(pid in message for message in logged.messages), logged.messages
+        metrics = api.client.get("/metrics", headers=api.admin()).text
+        held = re.search(r"^cardledger_log_held_seconds (\S+)$", metrics, re.MULTILINE)
+        assert held is not None and float(held.group(1)) >= FRESH_WITHIN
+    finally:
+        writer.rollback()
+        writer.close()
+    lobby = [entry["game_id"] for entry in api.client.get("/games").json()]
+    assert after in lobby  # released: the read side catches up at once
+    metrics = api.client.get("/metrics", headers=api.admin()).text
+    assert re.search(r"^cardledger_log_held_seconds 0\.0$", metrics, re.MULTILINE)

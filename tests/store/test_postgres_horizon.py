@@ -174,3 +174,58 @@ def test_slow_writers_with_rollbacks_and_two_tailing_readers(
     for into in seen:
         assert all(a < b for a, b in itertools.pairwise(into))
         assert into == sorted(committed)
+
+
+def held_open(url: str, *, writes_elsewhere: bool = False) -> psycopg.Connection[Any]:
+    """A session that begins a transaction, takes a transaction id, and stays open (what an
+    operator's forgotten psql does), optionally after writing a table of its own."""
+    session = psycopg.connect(conninfo(url))  # not autocommit
+    if writes_elsewhere:
+        session.execute("CREATE TEMPORARY TABLE scratch (n int)")
+        session.execute("INSERT INTO scratch VALUES (1)")
+    session.execute("SELECT txid_current()")
+    return session
+
+
+@pytest.mark.parametrize("elsewhere", [True, False], ids=["other-database", "same-database"])
+def test_a_transaction_left_open_that_writes_no_events_holds_no_reader(
+    recorder: HorizonRecorder, postgres_url: str, elsewhere: bool
+) -> None:
+    """The horizon waits for writers of the events table, not for every transaction of the
+    cluster (pg_snapshot_xmin did: one open session anywhere froze the read side)."""
+    url = _admin_database(postgres_url) if elsewhere else postgres_url
+    stray = held_open(url, writes_elsewhere=not elsewhere)
+    try:
+        written = recorder.insert_events(stored(2))
+        assert written is not None
+        assert ids(recorder.select_notifications(0, 10)) == written
+        assert recorder.holdup() is None
+    finally:
+        stray.close()
+
+
+def _admin_database(url: str) -> str:
+    """The database the test run's own was created from (another database of the cluster)."""
+    base, _, _ = url.partition("?")[0].rpartition("/")
+    return f"{base}/postgres"
+
+
+def test_the_oldest_writer_in_flight_is_named(recorder: HorizonRecorder, postgres_url: str) -> None:
+    older, newer = OpenWriter(recorder, postgres_url), OpenWriter(recorder, postgres_url)
+    try:
+        older.insert(stored())
+        newer.insert(stored())
+        time.sleep(0.05)
+        holdup = recorder.holdup()
+        assert holdup is not None
+        assert holdup.pid == older.connection.info.backend_pid
+        assert holdup.horizon == older.ids[0] >> 20 << 20  # exactly its transaction's first id
+        assert holdup.state == "idle in transaction"
+        assert holdup.open_seconds is not None and holdup.open_seconds >= 0.04
+        assert "INSERT INTO" in (holdup.query or "")
+        assert str(holdup.pid) in holdup.describe()
+        assert recorder.horizon() == holdup.horizon
+    finally:
+        older.rollback()
+        newer.rollback()
+    assert recorder.holdup() is None
