@@ -182,7 +182,12 @@ class Writer:
                 time.sleep(0.001)
 
     def _fail(self, batch: list[_Work[Any]], error: BaseException) -> None:
-        """Nothing of the batch is durable: every piece hears so."""
+        """Nothing of the batch is durable: every piece hears so (first, before anything here
+        that could raise), and the connection is rolled back or, failing that, replaced."""
+        for item in batch:
+            item.result = None
+            if item.error is None:
+                item.error = translated(error)
         self.troubles.store_error(
             "write_lock_timeout" if "locked" in str(error) else "write_failed"
         )
@@ -192,10 +197,6 @@ class Writer:
             except sqlite3.Error:
                 self._connection.close()
                 self._connection = None
-        for item in batch:
-            item.result = None
-            if item.error is None:
-                item.error = translated(error)
 
 
 class BatchingRecorder(SQLiteApplicationRecorder):

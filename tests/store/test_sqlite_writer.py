@@ -7,6 +7,7 @@ import sqlite3
 import threading
 import time
 import uuid
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -181,3 +182,133 @@ def test_a_piece_that_breaks_the_transaction_strands_no_waiter(tmp_path: Path) -
     finally:
         held.set()
         store.close()
+
+
+class Fault:
+    """Failures to inject: each armed keyword raises once, on the first statement starting with
+    it after ``skip`` such statements have passed."""
+
+    def __init__(self) -> None:
+        self.armed: dict[str, int] = {}
+        self.fired: list[str] = []
+
+    def arm(self, keyword: str, skip: int = 0) -> None:
+        self.armed[keyword] = skip
+
+    def check(self, statement: str) -> None:
+        for keyword, skip in self.armed.items():
+            if statement.startswith(keyword):
+                if skip:
+                    self.armed[keyword] = skip - 1
+                    return
+                del self.armed[keyword]
+                self.fired.append(keyword)
+                raise sqlite3.OperationalError(f"injected failure at {keyword}")
+
+
+class FaultyCursor:
+    def __init__(self, cursor: sqlite3.Cursor, fault: Fault) -> None:
+        self._cursor = cursor
+        self._fault = fault
+
+    def execute(self, statement: str, *args: object) -> sqlite3.Cursor:
+        self._fault.check(statement)
+        return self._cursor.execute(statement, *args)
+
+
+class FaultyConnection:
+    def __init__(self, connection: sqlite3.Connection, fault: Fault) -> None:
+        self._connection = connection
+        self._fault = fault
+
+    def cursor(self) -> FaultyCursor:
+        return FaultyCursor(self._connection.cursor(), self._fault)
+
+    @property
+    def in_transaction(self) -> bool:
+        return self._connection.in_transaction
+
+    def rollback(self) -> None:
+        self._fault.check("rollback()")
+        self._connection.rollback()
+
+    def close(self) -> None:
+        self._connection.close()
+
+
+class FaultyWriter(Writer):
+    def __init__(self, path: str, fault: Fault) -> None:
+        self.fault = fault
+        super().__init__(path, synchronous="FULL", busy_timeout=1)
+
+    def _connect(self) -> sqlite3.Connection:
+        return FaultyConnection(super()._connect(), self.fault)  # type: ignore[return-value]
+
+
+# Every statement of a batch, and the rollback after a failure (reached through a failed
+# COMMIT). The blocking batch before still runs RELEASE and COMMIT once armed: one skipped.
+STEPS = {
+    "BEGIN": {"BEGIN": 0},
+    "SAVEPOINT": {"SAVEPOINT": 0},
+    "ROLLBACK TO": {"ROLLBACK TO": 0},
+    "RELEASE": {"RELEASE": 1},
+    "COMMIT": {"COMMIT": 1},
+    "rollback()": {"COMMIT": 1, "rollback()": 0},
+}
+
+
+@pytest.mark.parametrize("step", list(STEPS))
+def test_a_failure_at_any_step_of_a_batch_strands_no_waiter_and_tells_no_lie(
+    tmp_path: Path, step: str
+) -> None:
+    """A batch of three pieces (a good one, one that raises, another good one) with one
+    statement of its transaction failing: every waiter returns, a piece that heard success is
+    durable and one that heard failure is not, and the writer goes on."""
+    fault = Fault()
+    writer = FaultyWriter(str(tmp_path / "faulty.sqlite"), fault)
+    writer.run(lambda cursor: cursor.execute("CREATE TABLE kept (n INTEGER)"))
+    released = threading.Event()
+    outcomes: dict[str, BaseException | None] = {}
+
+    def hold(cursor: sqlite3.Cursor) -> None:
+        released.wait(10)  # the pieces below queue up behind this one: one batch
+        for keyword, skip in STEPS[step].items():
+            fault.arm(keyword, skip)
+
+    def good(n: int) -> Callable[[sqlite3.Cursor], object]:
+        return lambda cursor: cursor.execute("INSERT INTO kept VALUES (?)", (n,))
+
+    def bad(cursor: sqlite3.Cursor) -> None:
+        raise ValueError("a piece that fails on its own")
+
+    def send(name: str, work: Callable[[sqlite3.Cursor], object]) -> None:
+        try:
+            writer.run(work)
+            outcomes[name] = None
+        except BaseException as error:
+            outcomes[name] = error
+
+    try:
+        blocker = threading.Thread(target=writer.run, args=(hold,))
+        blocker.start()
+        time.sleep(0.1)
+        senders = [
+            threading.Thread(target=send, args=(name, work))
+            for name, work in (("one", good(1)), ("bad", bad), ("two", good(2)))
+        ]
+        for sender in senders:
+            sender.start()
+            time.sleep(0.05)  # queued in this order
+        released.set()
+        for thread in (blocker, *senders):
+            thread.join(10)
+        assert not any(sender.is_alive() for sender in senders), "a waiter was stranded"
+        assert set(fault.fired) == set(STEPS[step]), f"the failure at {step} was not reached"
+        assert isinstance(outcomes["bad"], BaseException)
+        kept = {row[0] for row in writer.run(lambda c: c.execute("SELECT n FROM kept").fetchall())}
+        for name, n in (("one", 1), ("two", 2)):
+            assert (outcomes[name] is None) == (n in kept), (name, outcomes[name], kept)
+        assert writer.run(lambda cursor: 42) == 42  # the writer goes on
+    finally:
+        released.set()
+        writer.close()
