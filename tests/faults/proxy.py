@@ -41,6 +41,9 @@ class FaultyProxy:
                 client, _ = listener.accept()
             except OSError:
                 return  # closed: refusing
+            if self.mode == "refuse":  # accepted in the instant before the listener shut
+                client.close()
+                return
             if self.mode == "blackhole":
                 self._keep(client)  # held open, never answered
                 continue
@@ -89,6 +92,9 @@ class FaultyProxy:
     def refuse(self) -> None:
         self.mode = "refuse"
         if self._listener is not None:
+            # close() alone leaves a thread blocked in accept() accepting: shutdown wakes it.
+            with contextlib.suppress(OSError):
+                self._listener.shutdown(socket.SHUT_RDWR)
             self._listener.close()
             self._listener = None
         self._close_all()

@@ -81,3 +81,27 @@ def test_an_outage_is_answered_quickly_and_recovered_from(
     assert_unavailable(http)  # still quick the second time
     proxy.restore()
     assert_recovers(http)
+
+
+RECOVERY_BOUND = 1.5  # seconds: one promised, and room for a loaded host
+
+
+def test_writes_resume_within_a_second_of_a_ten_second_outage(
+    service: tuple[FaultyProxy, httpx.Client],
+) -> None:
+    """The pool's reconnect backoff once doubled through an outage (17 s to write again after
+    40 s down); now it tries every half second, so the length of the outage does not matter.
+    Ten seconds is past three doublings of the old backoff (1 + 2 + 4 s)."""
+    proxy, http = service
+    assert http.post("/players", json={"name": "Ann"}).status_code == 201
+    proxy.refuse()
+    down_until = time.monotonic() + 10
+    while time.monotonic() < down_until:
+        assert http.post("/players", json={"name": "Zed"}).status_code == 503
+        time.sleep(0.5)
+    proxy.restore()
+    back = time.monotonic()
+    while http.post("/players", json={"name": "Amy"}).status_code != 201:
+        assert time.monotonic() - back < 30, "no write 30 s after the database came back"
+        time.sleep(0.02)
+    assert time.monotonic() - back < RECOVERY_BOUND

@@ -109,6 +109,37 @@ def outage_checks(settings: Settings, directory: Path) -> None:
         line(f"PostgreSQL outage ({fault})", figure, ok and ready_in < 1 and refused_in < 5)
 
 
+OUTAGES = (10, 40, 90)  # seconds the database is away; writes must resume within one of its return
+
+
+def long_outage_checks(settings: Settings, directory: Path) -> None:
+    target = urlsplit(settings.database_url or "")
+    proxy = FaultyProxy((target.hostname or "127.0.0.1", target.port or 5432))
+    routed = Settings(database_url=through(proxy, settings.database_url or ""), data_dir=directory)
+    try:
+        with (
+            running_server(routed, directory) as base,
+            httpx.Client(base_url=base, timeout=60) as http,
+        ):
+            for seconds in OUTAGES:
+                http.post("/players", json={"name": "Ann"}).raise_for_status()
+                proxy.refuse()
+                down_until = time.monotonic() + seconds
+                while time.monotonic() < down_until:
+                    http.post("/players", json={"name": "Zed"})  # keeps the pool trying
+                    time.sleep(1)
+                proxy.restore()
+                back = time.monotonic()
+                while http.post("/players", json={"name": "Amy"}).status_code != 201:
+                    if time.monotonic() - back > 60:
+                        break
+                    time.sleep(0.01)
+                took = time.monotonic() - back
+                line(f"writes after a {seconds} s outage", f"again in {took:.2f} s", took < 1.0)
+    finally:
+        proxy.close()
+
+
 def race_checks(name: str, settings: Settings, directory: Path) -> None:
     for workers in (1, 2):
         with running_server(settings, directory, workers=workers) as base:
@@ -187,6 +218,7 @@ def main() -> int:
             race_checks(name, make(directory), directory)
         postgres = kinds[1][1]
         outage_checks(postgres(root), root)
+        long_outage_checks(postgres(root), root)
         schema_checks(postgres, root)
         limit = root / "limits"
         limit.mkdir()
