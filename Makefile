@@ -13,15 +13,19 @@ PORT ?= 8000
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | expand -t 18
 
+# pip is not quiet here: a first install takes minutes, and its lines show that it is moving.
 $(INSTALLED): pyproject.toml constraints.txt
+	@echo "==> $(VENV): a virtualenv with cardledger and its dev tools (minutes the first time)"
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -c constraints.txt -e '.[dev]'  # runtime pins: constraints.txt
+	$(PY) -m pip install -c constraints.txt -e '.[dev]'  # runtime pins: constraints.txt
 	touch $@
+	@echo "==> $(VENV) is ready"
 
 install: $(INSTALLED) ## create .venv and install cardledger with its dev tools
 
 run: $(INSTALLED) ## start the API on http://$(HOST):$(PORT) with the SQLite store under ./var
+	@echo "==> the lobby: http://$(HOST):$(PORT)/  the API's documentation: http://$(HOST):$(PORT)/schema"
 	$(VENV)/bin/cardledger serve --host $(HOST) --port $(PORT)
 
 test: check pytest ## lint, type-check and run the whole test suite
@@ -42,17 +46,20 @@ typecheck: $(INSTALLED) ## mypy (strict on domain/)
 layers: $(INSTALLED) ## import-linter: domain -> projections -> service, and service/'s own layers
 	$(VENV)/bin/lint-imports
 
+# Installed with apt-get, so as root; without root, point CHROMIUM (and CJK_FONT) at ones you have.
 CJK_FONT ?= /usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc
 $(CHROMIUM): | $(CJK_FONT)
+	@echo "==> $(CHROMIUM) is missing: installing Debian's chromium with apt-get (needs root)"
 	apt-get update -qq && apt-get install -y -qq chromium
 
 $(CJK_FONT):
+	@echo "==> $(CJK_FONT) is missing: installing fonts-noto-cjk with apt-get (needs root)"
 	apt-get update -qq && apt-get install -y -qq fonts-noto-cjk
 
 browser: $(CHROMIUM) $(CJK_FONT) ## Debian's chromium and a CJK font for the browser tests (never a downloaded build)
 
 pytest: $(INSTALLED) $(CHROMIUM) ## the test suite (PostgreSQL tests run when the server answers)
-	$(PY) -m pytest $(PYTEST_ARGS)
+	CHROMIUM='$(CHROMIUM)' $(PY) -m pytest $(PYTEST_ARGS)
 
 openapi: $(INSTALLED) ## regenerate openapi/openapi.json from the app
 	$(VENV)/bin/cardledger openapi --output openapi/openapi.json

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import os
 import uuid
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
+from typing import NamedTuple
 from urllib.parse import parse_qs, unquote, urlparse
 
 import msgspec
@@ -133,3 +134,89 @@ def _numbers(env: Mapping[str, str], names: dict[str, str], *, least: int) -> di
                 raise ValueError(f"{name} must be a whole number of at least {least}, not {text!r}")
             found[field] = int(text)
     return found
+
+
+# What each variable means, for `cardledger settings`. Which variables there are is whatever
+# from_env asks for (see variables()); a test holds this table to that list.
+MEANINGS = {
+    "CARDLEDGER_DATABASE_URL": "the event store in PostgreSQL: postgresql://user:password@host:port"
+    "/database (?schema=NAME for a schema of its own); unset: SQLite under CARDLEDGER_DATA_DIR",
+    "CARDLEDGER_DATA_DIR": "the folder of the SQLite store, relative to the working directory",
+    "CARDLEDGER_ADMIN_TOKEN": "the operator's bearer token: cancel any game, see everything;"
+    " unset: no operator",
+    "CARDLEDGER_PROJECTOR": "inline: the API processes keep the read models (one at a time);"
+    " external: leave them to `cardledger project`",
+    "CARDLEDGER_SQLITE_SYNCHRONOUS": "FULL fsyncs every commit; NORMAL may lose the last commits"
+    " on power loss, never corrupts",
+    "CARDLEDGER_TRUSTED_PROXIES": "addresses of the proxies whose X-Forwarded-For gives the"
+    " client's address, comma-separated (*: any)",
+    "CARDLEDGER_CORS_ORIGINS": "origins whose pages may call the API, comma-separated (*: any);"
+    " unset: the API's own origin only",
+    "CARDLEDGER_LIMITS": "off turns every per-client limit below off at once (a load test from"
+    " one address)",
+    "CARDLEDGER_LIMIT_PER_ADDRESS": "requests a minute from one client address (0: no limit)",
+    "CARDLEDGER_LIMIT_PER_TOKEN": "requests a minute with one bearer token (0: no limit)",
+    "CARDLEDGER_LIMIT_REGISTRATIONS": "POST /players a minute from one client address"
+    " (0: no limit)",
+    "CARDLEDGER_LIMIT_STREAMS_PER_ADDRESS": "live streams open at once from one client address"
+    " (0: no limit)",
+    "CARDLEDGER_LIMIT_STREAMS_PER_TOKEN": "live streams open at once with one token or ticket"
+    " (0: no limit)",
+    "CARDLEDGER_REQUEST_SECONDS": "seconds a client has for a request's headers and body, or for"
+    " its first byte (0: no limit)",
+    "CARDLEDGER_THREADS": "threads for blocking store calls in each process; the PostgreSQL pool"
+    " is sized from it",
+    "CARDLEDGER_CACHED_GAMES": "games each process keeps in memory to decide commands on",
+    "CARDLEDGER_STORE_TIMEOUT": "seconds a request waits for a connection or a lock before it is"
+    " answered 503 store_unavailable",
+}
+
+
+class Variable(NamedTuple):
+    name: str
+    default: str  # as it would be written in the environment; "unset" if there is none
+    meaning: str
+
+
+def variable_names() -> list[str]:
+    """Every environment variable from_env reads, in the order it reads them: found by asking
+    it, so a setting added there is listed without being named anywhere else."""
+    asked = _Asked()
+    Settings.from_env(asked)
+    return asked.names
+
+
+def variables() -> list[Variable]:
+    """Every variable from_env reads, with the value it takes when unset and what it means."""
+    unset = Settings.from_env({})
+    return [Variable(n, _default(unset, n), MEANINGS.get(n, "")) for n in variable_names()]
+
+
+class _Asked(Mapping[str, str]):
+    """An empty environment that notes every name looked up in it."""
+
+    def __init__(self) -> None:
+        self.names: list[str] = []
+
+    def __getitem__(self, name: str) -> str:
+        if name not in self.names:
+            self.names.append(name)
+        raise KeyError(name)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(())
+
+    def __len__(self) -> int:
+        return 0
+
+
+def _default(unset: Settings, name: str) -> str:
+    """The field a variable sets is named after it (CARDLEDGER_DATA_DIR: data_dir) unless the
+    NUMBERS or LIMITS tables say otherwise; its value in ``unset`` is the default."""
+    if name == "CARDLEDGER_LIMITS":
+        return "on"  # the switch: it sets the whole Limits struct
+    if name in LIMITS:
+        value = getattr(unset.limits, LIMITS[name])
+    else:
+        value = getattr(unset, NUMBERS.get(name) or name.removeprefix("CARDLEDGER_").lower())
+    return "unset" if value in (None, "") else str(value)

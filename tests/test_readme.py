@@ -253,13 +253,19 @@ class Reader:
     it says to keep as shell variables; remembers every receipt an answer gave."""
 
     base: str
-    home: Path
+    home: Path  # the checkout the reader's shell is in
+    temp: Path
     variables: dict[str, str] = field(default_factory=dict)
     receipts: dict[int, str] = field(default_factory=dict)
 
     def run(self, command: str) -> str:
         assert ADDRESS in command or "cardledger" in command, command
-        env = {"PATH": os.environ["PATH"], "HOME": str(self.home), "CURL_HOME": str(self.home)}
+        env = {
+            "PATH": os.environ["PATH"],
+            "HOME": str(self.home),
+            "CURL_HOME": str(self.home),
+            "TMPDIR": str(self.temp),
+        }
         result = subprocess.run(
             ["sh", "-c", command.replace(ADDRESS, self.base)],
             env={**env, **self.variables},
@@ -295,13 +301,15 @@ def reader(tmp_path: Path) -> Iterator[Reader]:
     home.mkdir()
     (home / ".venv").symlink_to(sys.prefix)  # `.venv/bin/cardledger`, as from the repository
     (home / ".curlrc").write_text("fail-with-body\n")  # an HTTP error fails the step, body shown
-    data = tmp_path / "data"
+    data, temp = tmp_path / "data", tmp_path / "temp"
     data.mkdir()
+    temp.mkdir()
     with running_server(Settings(data_dir=data), data) as base:
-        yield Reader(base, home)
+        yield Reader(base, home, temp)
 
 
 def test_the_curl_walkthrough_runs_as_written(reader: Reader) -> None:
+    checkout = set(reader.home.iterdir())
     blocks = sh_blocks("Play a game with curl")
     assert len(blocks) == 5, "register, create and join, play, results, proof"
     register, start, play, results, proof = blocks
@@ -377,3 +385,4 @@ def test_the_curl_walkthrough_runs_as_written(reader: Reader) -> None:
     assert f"version {version}" in asked[2]
     report = reader.run(verify.text.replace(asked[2], reader.receipts[version]))
     assert "verdict: valid" in report and "receipt" in report
+    assert set(reader.home.iterdir()) == checkout, "the walkthrough writes into the checkout"

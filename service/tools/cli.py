@@ -6,6 +6,7 @@ import argparse
 import asyncio
 import json
 import sys
+import textwrap
 import threading
 import time
 from importlib import metadata
@@ -23,7 +24,7 @@ from service.http.openapi.document import openapi_json
 from service.http.protocol import TimedHttpToolsProtocol
 from service.numbers import whole_number
 from service.read_models.models import ReadModels
-from service.settings import Settings
+from service.settings import Settings, variable_names, variables
 from service.store.listener import PostgresListener
 from service.store.locks import LeaderLock
 from service.tools import bench, load
@@ -207,6 +208,13 @@ def run_simulation(args: argparse.Namespace) -> int:
     return 0 if report.all_finished_and_valid(audited=not args.no_audit) else 1
 
 
+def list_settings(args: argparse.Namespace) -> int:
+    for variable in variables():
+        print(f"{variable.name} (default: {variable.default})")
+        print(textwrap.fill(variable.meaning, initial_indent="    ", subsequent_indent="    "))
+    return 0
+
+
 def installed_version() -> str:
     """The version pip installed (the package metadata), not a copy kept in the source."""
     try:
@@ -217,16 +225,34 @@ def installed_version() -> str:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="cardledger", description="Event-sourced card-game service"
+        prog="cardledger",
+        description="Event-sourced card-game service",
+        epilog="Every command reads its settings from the environment: "
+        + ", ".join(variable_names())
+        + ". `cardledger settings` gives each one's default and meaning.",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {installed_version()}")
-    commands = parser.add_subparsers(dest="command", required=True)
+    commands = parser.add_subparsers(
+        dest="command",
+        required=True,
+        metavar="COMMAND",
+        help="one of these; `cardledger COMMAND --help` explains its options",
+    )
 
     serve_cmd = commands.add_parser("serve", help="run the HTTP API")
-    serve_cmd.add_argument("--host", default="127.0.0.1")
-    serve_cmd.add_argument("--port", type=int, default=8000)
     serve_cmd.add_argument(
-        "--workers", type=int, default=1, help="processes behind the port (one store)"
+        "--host",
+        default="127.0.0.1",
+        help="the address to listen on, 0.0.0.0 for every interface (default: %(default)s)",
+    )
+    serve_cmd.add_argument(
+        "--port", type=int, default=8000, help="the TCP port to listen on (default: %(default)s)"
+    )
+    serve_cmd.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help="processes behind the port, sharing one store (default: %(default)s)",
     )
     serve_cmd.add_argument("--access-log", action="store_true", help="log a line for every request")
     serve_cmd.set_defaults(run=serve)
@@ -242,6 +268,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     migrate_cmd = commands.add_parser("migrate", help="create the tables (serve does it too)")
     migrate_cmd.set_defaults(run=migrate)
+
+    settings_cmd = commands.add_parser(
+        "settings", help="list the environment variables, with their defaults and meanings"
+    )
+    settings_cmd.set_defaults(run=list_settings)
 
     project_cmd = commands.add_parser("project", help="run the read-model projector")
     project_cmd.add_argument(
@@ -270,22 +301,36 @@ def build_parser() -> argparse.ArgumentParser:
 
     simulate_cmd = commands.add_parser("simulate", help="bots play games over the REST API")
     simulate_cmd.add_argument(
-        "--url", default="http://127.0.0.1:8000", help="the service's base URL"
+        "--url",
+        default="http://127.0.0.1:8000",
+        help="the service's base URL (default: %(default)s)",
     )
     simulate_cmd.add_argument(
-        "--variant", default="open-hand", help="a variant id (GET /variants lists them)"
+        "--variant",
+        default="open-hand",
+        help="a variant id, of GET /variants (default: %(default)s)",
     )
-    simulate_cmd.add_argument("--seats", type=int, default=4, help="players per game")
-    simulate_cmd.add_argument("--games", type=int, default=1, help="how many games to play")
+    simulate_cmd.add_argument(
+        "--seats", type=int, default=4, help="players per game (default: %(default)s)"
+    )
+    simulate_cmd.add_argument(
+        "--games", type=int, default=1, help="how many games to play (default: %(default)s)"
+    )
     simulate_cmd.add_argument(
         "--concurrency",
         type=int,
         default=1,
-        help="games played at once, each on a keep-alive connection of its own",
+        help="games played at once, each on a keep-alive connection of its own"
+        " (default: %(default)s)",
     )
-    simulate_cmd.add_argument("--options", default="{}", help="the game's options as JSON")
     simulate_cmd.add_argument(
-        "--seed", type=int, default=0, help="seeds the bots' choices (game i draws from SEED:i)"
+        "--options", default="{}", help="the game's options as JSON (default: %(default)s)"
+    )
+    simulate_cmd.add_argument(
+        "--seed",
+        type=int,
+        default=0,
+        help="seeds the bots' choices: game i draws from SEED:i (default: %(default)s)",
     )
     simulate_cmd.add_argument(
         "--output", default="", metavar="FILE", help="write one JSON line per game into FILE"

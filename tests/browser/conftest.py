@@ -3,6 +3,7 @@ fail their test on any console error."""
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
@@ -16,7 +17,7 @@ from playwright.sync_api import Browser, ConsoleMessage, Page, sync_playwright
 from service.settings import Settings
 from tests.servers import running_server
 
-CHROMIUM = "/usr/bin/chromium"
+CHROMIUM = os.environ.get("CHROMIUM") or "/usr/bin/chromium"  # `make test CHROMIUM=…` sets it
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 ADMIN = "viewer-admin"
 LAUNCH_ARGS = [
@@ -47,7 +48,7 @@ def browser() -> Iterator[Browser]:
     """One chromium for the browser tests, gone when they are: Playwright's sync API keeps an
     event loop running in the main thread, which would break later tests' asyncio.run()."""
     if not Path(CHROMIUM).exists():
-        pytest.fail(f"{CHROMIUM} is missing: `make browser` installs Debian's chromium")
+        pytest.fail(f"{CHROMIUM} is missing: `make browser` installs Debian's chromium (as root)")
     fonts = shutil.which("fc-list")
     if fonts and not subprocess.run([fonts, ":lang=zh"], capture_output=True, text=True).stdout:
         pytest.fail("no CJK font: `make browser` installs fonts-noto-cjk")

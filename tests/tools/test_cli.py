@@ -1,5 +1,5 @@
-"""The command line's own promises: a version, help for every option, what a rebuild made, and
-one plain line (no traceback) when `verify` cannot read its file."""
+"""The command line's own promises: a version, help for every option, every setting listed, what
+a rebuild made, and one plain line (no traceback) when `verify` cannot read its file."""
 
 from __future__ import annotations
 
@@ -14,12 +14,11 @@ from pathlib import Path
 
 import pytest
 
+from service import settings
 from service.application import Cardledger
-from service.settings import NO_LIMITS, Settings
+from service.settings import MEANINGS, NO_LIMITS, Settings, variable_names, variables
 from service.tools.cli import build_parser, main, rebuild_with_progress
 from service.tools.local_games import play_to_end, seated
-
-OWNED = ("project", "verify", "openapi", "bench")  # serve, migrate, simulate: their own tests
 
 
 def subcommands() -> dict[str, argparse.ArgumentParser]:
@@ -35,14 +34,46 @@ def test_version_comes_from_the_installed_package(capsys: pytest.CaptureFixture[
     assert capsys.readouterr().out == f"cardledger {metadata.version('cardledger')}\n"
 
 
-@pytest.mark.parametrize("name", OWNED)
+@pytest.mark.parametrize("name", ["", *subcommands()])
 def test_every_option_says_what_it_does(name: str) -> None:
-    parser = subcommands()[name]
+    parser = subcommands()[name] if name else build_parser()
     for action in parser._actions:
         assert action.help, f"cardledger {name} {action.option_strings or action.dest}: no help"
+        for command in getattr(action, "_choices_actions", ()):  # the list of commands
+            assert command.help, f"cardledger {command.dest}: no help"
         if action.default not in (None, False, [], "", argparse.SUPPRESS):
             assert "default" in action.help, f"cardledger {name} {action.dest}: say its default"
     parser.format_help()  # every %(default)s in the texts expands
+
+
+def test_the_settings_listed_are_every_variable_settings_py_reads() -> None:
+    """variable_names() asks from_env; the module's source is a second witness (a variable read
+    only under some condition would be missed by asking)."""
+    named = re.findall(r'"(CARDLEDGER_\w+)"', Path(settings.__file__).read_text())
+    assert sorted(variable_names()) == sorted(set(named))
+    assert sorted(MEANINGS) == sorted(variable_names()), "a meaning for each variable, no other"
+
+
+def test_help_names_every_setting_and_the_settings_command_explains_each(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    help_text = capsys.readouterr().out
+    assert "cardledger settings" in help_text
+    assert main(["settings"]) == 0
+    listing = capsys.readouterr().out
+    for variable in variables():
+        assert variable.name in help_text
+        assert f"{variable.name} (default: {variable.default})\n" in listing
+        assert variable.meaning and " ".join(listing.split()).count(variable.meaning) == 1
+
+
+def test_each_default_listed_is_what_the_variable_is_when_unset() -> None:
+    unset = Settings.from_env({})
+    for variable in variables():
+        if variable.default != "unset":
+            assert Settings.from_env({variable.name: variable.default}) == unset, variable
 
 
 def test_rebuild_says_what_it_rebuilt(
