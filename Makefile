@@ -91,8 +91,9 @@ lock: $(INSTALLED) ## pin the runtime dependencies into constraints.txt (the ima
 	  "$$scratch/venv/bin/pip" freeze --exclude cardledger; } > constraints.txt
 	@echo "constraints.txt: $$(grep -c '==' constraints.txt) runtime dependencies pinned"
 
-golden: $(INSTALLED) ## rewrite tests/golden/ from the scripted games (review the diff!)
+golden: $(INSTALLED) ## rewrite tests/golden/ and docs/audit.md's example from the scripted games (review the diff!)
 	$(PY) -m tests.golden
+	$(PY) -m tests.audit.worked_example
 
 clean: ## remove the virtualenv, local data and caches
 	rm -rf $(VENV) var .pytest_cache .mypy_cache .ruff_cache .hypothesis test-artifacts

@@ -17,8 +17,9 @@ import msgspec
 from eventsourcing.domain import BaseAggregate
 
 from domain import game
-from domain.chain import GENESIS, event_hash
+from domain.chain import GENESIS, event_hash, hashed_body
 from domain.commands import Command
+from domain.deadlines import Expiry
 from domain.events import Event, GameCreated, Secret
 from domain.game import GameState
 from domain.variants import VARIANTS
@@ -34,10 +35,11 @@ class Recorded(msgspec.Struct, frozen=True, kw_only=True):
     timestamp: datetime
     actor: str  # "seat:N", "server" or "admin"
     command_id: str
-    command: Secret[Any] | None  # the seat's command, on the first event of its batch
+    command: Secret[Any] | None  # the seat's command, on the first of its own events
     payload: Event
     prev_hash: str
     hash: str
+    expiry: datetime | None = None  # the deadline whose expiry made this event
 
     def mutate(self, aggregate: GameAggregate | None) -> GameAggregate:
         if aggregate is None:
@@ -127,22 +129,19 @@ class GameAggregate(BaseAggregate[UUID]):
     def act(
         self, *, player_id: str, command: Command, command_id: str, now: datetime
     ) -> list[Recorded]:
-        """A seat's command. The command itself is kept, sealed for its seat, so an auditor can
-        re-run the decision once the game is over."""
-        version = self.version
-        events = game.act(
-            self.state, player_id=player_id, command=command, now=now, version=version
+        """A seat's command, after any expiry due first (each event of an expiry marked with its
+        deadline). The command itself is kept, sealed for its seat, on the first of its own
+        events, so an auditor can re-run the decision once the game is over."""
+        expired, events = game.act_late(
+            self.state, player_id=player_id, command=command, now=now, version=self.version
         )
         seat = self.state.seat_of(player_id)
-        stream = game.stream(self.state)
-        assert stream is not None and seat is not None
-        sealed = Secret(
-            owner=seat,
-            value=msgspec.to_builtins(command),
-            salt=stream.salt(f"command/{version}"),
-        )
-        cause = Cause(actor=f"seat:{seat}", command_id=command_id, now=now, command=sealed)
-        return self.record(events, cause)
+        assert seat is not None
+        actor = f"seat:{seat}"
+        recorded = self._record_expiries(expired, actor=actor, command_id=command_id, now=now)
+        sealed = sealed_command(self.state, seat, msgspec.to_builtins(command), self.version)
+        cause = Cause(actor=actor, command_id=command_id, now=now, command=sealed)
+        return recorded + self.record(events, cause)
 
     def cancel(
         self, *, by: str, player_id: str | None, command_id: str, now: datetime
@@ -152,8 +151,17 @@ class GameAggregate(BaseAggregate[UUID]):
         return self.record(events, Cause(actor=actor, command_id=command_id, now=now))
 
     def expire(self, *, command_id: str, now: datetime) -> list[Recorded]:
-        events = game.expire(self.state, now=now, version=self.version)
-        return self.record(events, Cause(actor="server", command_id=command_id, now=now))
+        expired = game.expiries(self.state, now=now, version=self.version)
+        return self._record_expiries(expired, actor="server", command_id=command_id, now=now)
+
+    def _record_expiries(
+        self, expired: list[Expiry], *, actor: str, command_id: str, now: datetime
+    ) -> list[Recorded]:
+        recorded = []
+        for expiry in expired:
+            cause = Cause(actor=actor, command_id=command_id, now=now, expiry=expiry.deadline)
+            recorded += self.record(expiry.events, cause)
+        return recorded
 
 
 class Cause(msgspec.Struct, frozen=True, kw_only=True):
@@ -163,13 +171,13 @@ class Cause(msgspec.Struct, frozen=True, kw_only=True):
     command_id: str
     now: datetime
     command: Secret[Any] | None = None
+    expiry: datetime | None = None
 
 
 def _envelope(
     game_id: UUID, version: int, prev_hash: str, payload: Event, cause: Cause
 ) -> Recorded:
-    digest = event_hash(
-        prev_hash=prev_hash,
+    body = hashed_body(
         game_id=str(game_id),
         version=version,
         timestamp=cause.now,
@@ -177,6 +185,7 @@ def _envelope(
         command_id=cause.command_id,
         command=cause.command,
         payload=payload,
+        expiry=cause.expiry,
     )
     return Recorded(
         originator_id=game_id,
@@ -187,8 +196,18 @@ def _envelope(
         command=cause.command,
         payload=payload,
         prev_hash=prev_hash,
-        hash=digest,
+        hash=event_hash(prev_hash, body),
+        expiry=cause.expiry,
     )
+
+
+def sealed_command(state: GameState, seat: int, command: object, version: int) -> Secret[Any]:
+    """A seat's command as recorded: sealed for the seat, salted by ``command/<version>``, the
+    version its own events were decided at (docs/fairness.md §5)."""
+    rng = game.stream(state)
+    if rng is None:
+        raise RuntimeError("a command is only sealed once every seat is taken")
+    return Secret(owner=seat, value=command, salt=rng.salt(f"command/{version}"))
 
 
 @functools.cache

@@ -19,9 +19,15 @@ def canonical(value: object) -> bytes:
     return msgspec.json.encode(value, order="sorted")
 
 
-def event_hash(
+def event_hash(prev_hash: str, body: dict[str, object]) -> str:
+    """An event's link in the chain: the previous hash and the event's ``hashed_body``."""
+    return hashlib.sha256(
+        PREFIX + prev_hash.encode("ascii") + b"\x00" + canonical(body)
+    ).hexdigest()
+
+
+def hashed_body(
     *,
-    prev_hash: str,
     game_id: str,
     version: int,
     timestamp: datetime,
@@ -29,8 +35,10 @@ def event_hash(
     command_id: str,
     command: Secret[Any] | None,
     payload: Event,
-) -> str:
-    body = {
+    expiry: datetime | None,
+) -> dict[str, object]:
+    """Everything an event's hash covers besides the previous hash."""
+    body: dict[str, object] = {
         "actor": actor,
         "command": command,
         "command_id": command_id,
@@ -39,6 +47,6 @@ def event_hash(
         "timestamp": timestamp,
         "version": version,
     }
-    return hashlib.sha256(
-        PREFIX + prev_hash.encode("ascii") + b"\x00" + canonical(body)
-    ).hexdigest()
+    if expiry is not None:  # absent, not null, so events written before the marker hash as then
+        body["expiry"] = expiry
+    return body

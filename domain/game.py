@@ -14,7 +14,7 @@ import msgspec
 
 from domain.commands import REFUSALS as COMMAND_REFUSALS
 from domain.commands import Command, Leave, VoteCancel
-from domain.deadlines import is_due
+from domain.deadlines import Expiry, events_of, is_due
 from domain.errors import Failure, RuleViolation, forbidden, invalid
 from domain.events import (
     CancelVoted,
@@ -226,7 +226,18 @@ def cancel(state: GameState, *, by: str, player_id: str | None) -> list[Event]:
 def act(
     state: GameState, *, player_id: str, command: Command, now: datetime, version: int
 ) -> list[Event]:
-    """A seat's command, decided on the game as it stands at ``now``.
+    """A seat's command, decided on the game as it stands at ``now``: ``act_late``'s events."""
+    expired, events = act_late(
+        state, player_id=player_id, command=command, now=now, version=version
+    )
+    return [*events_of(expired), *events]
+
+
+def act_late(
+    state: GameState, *, player_id: str, command: Command, now: datetime, version: int
+) -> tuple[list[Expiry], list[Event]]:
+    """A seat's command: the expiries due at ``now`` (empty when the command is on time) and
+    the command's own events.
 
     RULES.md, Timers: if the table's deadline has passed, the expiry comes first, in the same
     batch (the very events ``expire`` would apply), and the command is decided on the state after
@@ -236,9 +247,10 @@ def act(
     seat = state.seat_of(player_id)
     if seat is None:
         raise forbidden("not_seated", "you have no seat at this game")
-    expired = expire(state, now=now, version=version)
-    events = _decide(fold(state, expired), seat, command, now, version + len(expired))
-    return [*expired, *events]
+    expired = expiries(state, now=now, version=version)
+    applied = events_of(expired)
+    events = _decide(fold(state, applied), seat, command, now, version + len(applied))
+    return expired, events
 
 
 def _decide(
@@ -266,26 +278,33 @@ def expiry_due(state: GameState, now: datetime) -> bool:
 
 
 def expire(state: GameState, *, now: datetime, version: int) -> list[Event]:
+    """The events of every expiry due at ``now``, oldest first (empty if nothing is due)."""
+    return events_of(expiries(state, now=now, version=version))
+
+
+def expiries(state: GameState, *, now: datetime, version: int) -> list[Expiry]:
     """Every expiry due at ``now``, oldest first (empty if nothing is due).
 
-    Each takes effect at its own deadline (the variant sees the deadline as the time), so what
-    it records depends neither on who notices it nor when; a deadline it starts that has passed
-    by ``now`` expires in the same batch.
+    Each takes effect at its own deadline (the variant sees the deadline as the time, and the
+    version before its first event as the decision's version), so what it records depends
+    neither on who notices it nor when; a deadline it starts that has passed by ``now`` expires
+    in the same batch.
     """
-    events: list[Event] = []
+    applied: list[Expiry] = []
     for _ in range(MAX_EXPIRIES):
         if state.status != "active":
             break
         deadline = state.rules.deadline(state.table)
         if deadline is None or not is_due(deadline, now):
             break
-        turn = Turn(deadline, stream(state), version + len(events))
-        expired = _finish_if_over(state, state.rules.expire(state.table, turn))
-        if not expired:
+        turn = Turn(deadline, stream(state), version)
+        events = _finish_if_over(state, state.rules.expire(state.table, turn))
+        if not events:
             break
-        events += expired
-        state = fold(state, expired)
-    return events
+        applied.append(Expiry(deadline=deadline, events=events))
+        version += len(events)
+        state = fold(state, events)
+    return applied
 
 
 def _leave(state: GameState, seat: int, turn: Turn) -> list[Event]:

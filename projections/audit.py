@@ -11,14 +11,16 @@ from __future__ import annotations
 import hashlib
 from collections import Counter
 from collections.abc import Sequence
+from datetime import datetime
 from typing import Any, Literal
 
 import msgspec
 
 from domain import game
-from domain.aggregate import Recorded
-from domain.chain import GENESIS, event_hash
+from domain.aggregate import Recorded, sealed_command
+from domain.chain import GENESIS, event_hash, hashed_body
 from domain.commands import COMMON_COMMANDS, parse_command
+from domain.deadlines import Expiry
 from domain.errors import RuleViolation
 from domain.events import (
     Event,
@@ -26,6 +28,7 @@ from domain.events import (
     GameCreated,
     GameFinished,
     SeatTaken,
+    Secret,
     secrets_in,
     tag_of,
 )
@@ -108,8 +111,7 @@ def check_chain(game_id: str, events: Sequence[Recorded]) -> Check:
         if _secrets(recorded) and any(s.value is None for s in _secrets(recorded)):
             previous = recorded.hash  # redacted: the link is all that can be checked
             continue
-        digest = event_hash(
-            prev_hash=recorded.prev_hash,
+        body = hashed_body(
             game_id=game_id,
             version=version,
             timestamp=recorded.timestamp,
@@ -117,8 +119,9 @@ def check_chain(game_id: str, events: Sequence[Recorded]) -> Check:
             command_id=recorded.command_id,
             command=recorded.command,
             payload=recorded.payload,
+            expiry=recorded.expiry,
         )
-        if digest != recorded.hash:
+        if event_hash(recorded.prev_hash, body) != recorded.hash:
             return _fail(
                 "chain",
                 f"event {version} was altered: its content does not hash to {recorded.hash[:12]}…",
@@ -175,6 +178,7 @@ def check_seed(events: Sequence[Recorded], end: int) -> Check:
 
 
 def batches(events: Sequence[Recorded]) -> list[list[Recorded]]:
+    """The log cut into what each write recorded: runs of events with one command id and actor."""
     grouped: list[list[Recorded]] = []
     for recorded in events:
         if (
@@ -188,12 +192,23 @@ def batches(events: Sequence[Recorded]) -> list[list[Recorded]]:
     return grouped
 
 
-def redecide(game_id: str, state: GameState | None, batch: list[Recorded]) -> list[Event]:
+class Derived(msgspec.Struct, frozen=True, kw_only=True):
+    """What the rules give for one event of a batch: the payload and its envelope's marks."""
+
+    payload: Event
+    expiry: datetime | None = None
+    command: Secret[Any] | None = None
+
+
+def redecide(game_id: str, state: GameState | None, batch: list[Recorded]) -> list[Derived]:
     """The events the rules produce for this batch's cause, on the state before it."""
     first = batch[0]
     payload = first.payload
     now = first.timestamp
     version = first.originator_version - 1
+    # Logs written before expiries were marked: no event of the batch has a mark, and the
+    # command rides on the batch's first event (docs/fairness.md §6).
+    marked = any(recorded.expiry is not None for recorded in batch)
     if state is None:
         if (
             not isinstance(payload, GameCreated)
@@ -202,7 +217,7 @@ def redecide(game_id: str, state: GameState | None, batch: list[Recorded]) -> li
         ):
             raise ValueError("a game must begin with GameCreated and the creator's seat")
         seat = batch[1].payload
-        return game.create(
+        created = game.create(
             game_id=game_id,
             variant_id=payload.variant,
             seat_count=payload.seat_count,
@@ -212,15 +227,26 @@ def redecide(game_id: str, state: GameState | None, batch: list[Recorded]) -> li
             client_seed=seat.client_seed,
             seed=bytes.fromhex(payload.seed.unwrap()),
         )
+        return [Derived(payload=event) for event in created]
     if first.actor == "server":
-        return game.expire(state, now=now, version=version)
-    if first.command is not None:
+        return _expired(game.expiries(state, now=now, version=version), marked)
+    cause = next((r for r in batch if r.expiry is None), first)  # the command's first event
+    if cause.command is not None:
         seat_number = int(first.actor.removeprefix("seat:"))
-        command = parse_command((*COMMON_COMMANDS, *state.rules.commands), first.command.unwrap())
+        command = parse_command((*COMMON_COMMANDS, *state.rules.commands), cause.command.unwrap())
         actor_id = state.seats[seat_number].player_id
-        return game.act(state, player_id=actor_id, command=command, now=now, version=version)
+        expired, events = game.act_late(
+            state, player_id=actor_id, command=command, now=now, version=version
+        )
+        derived = _expired(expired, marked)
+        sealed_at = version + len(derived) if marked else version
+        sealed = sealed_command(state, seat_number, cause.command.value, sealed_at)
+        derived += [Derived(payload=event) for event in events]
+        at = len(derived) - len(events) if marked else 0
+        derived[at] = msgspec.structs.replace(derived[at], command=sealed)
+        return derived
     if isinstance(payload, SeatTaken):
-        return game.join(
+        joined = game.join(
             state,
             player_id=payload.player_id,
             name=payload.name,
@@ -228,17 +254,28 @@ def redecide(game_id: str, state: GameState | None, batch: list[Recorded]) -> li
             now=now,
             version=version,
         )
+        return [Derived(payload=event) for event in joined]
     if isinstance(payload, GameCancelled):
         creator = state.creator if payload.by == "creator" else None
-        return game.cancel(state, by=payload.by, player_id=creator)
+        return [
+            Derived(payload=event) for event in game.cancel(state, by=payload.by, player_id=creator)
+        ]
     raise ValueError(f"no rule produces a batch starting with {tag_of(payload)} by {first.actor}")
+
+
+def _expired(expired: list[Expiry], marked: bool) -> list[Derived]:
+    return [
+        Derived(payload=event, expiry=expiry.deadline if marked else None)
+        for expiry in expired
+        for event in expiry.events
+    ]
 
 
 def check_decisions(game_id: str, events: Sequence[Recorded]) -> tuple[Check, Counter[str]]:
     state: GameState | None = None
     reproduced: Counter[str] = Counter()
     for batch in batches(events):
-        recorded = [r.payload for r in batch]
+        recorded = [Derived(payload=r.payload, expiry=r.expiry, command=r.command) for r in batch]
         at = batch[0].originator_version
         try:
             produced = redecide(game_id, state, batch)
@@ -249,24 +286,35 @@ def check_decisions(game_id: str, events: Sequence[Recorded]) -> tuple[Check, Co
         except Exception as error:  # an untrusted log may not even fold
             return _fail("decisions", f"event {at} cannot be re-derived: {error!r}", at), reproduced
         if produced != recorded:
-            index = next(
-                (i for i, (a, b) in enumerate(zip(produced, recorded, strict=False)) if a != b),
-                min(len(produced), len(recorded)),
-            )
-            detail = f"event {at + index} is not what the rules produce"
-            if index < len(recorded) and index < len(produced):
-                detail += (
-                    f": recorded {tag_of(recorded[index])},"
-                    f" the rules give {tag_of(produced[index])} with other values"
-                )
-            return _fail("decisions", detail, at + index), reproduced
-        reproduced.update(tag_of(event) for event in produced)
-        state = fold(state, produced)
+            return _fail("decisions", *_difference(produced, recorded, at)), reproduced
+        reproduced.update(tag_of(derived.payload) for derived in produced)
+        state = fold(state, [derived.payload for derived in produced])
     return Check(
         name="decisions",
         status="pass",
         detail=f"every one of {len(events)} events re-derived by the rules",
     ), reproduced
+
+
+def _difference(produced: list[Derived], recorded: list[Derived], at: int) -> tuple[str, int]:
+    """Where and how a batch differs from what the rules produce."""
+    index = next(
+        (i for i, (a, b) in enumerate(zip(produced, recorded, strict=False)) if a != b),
+        min(len(produced), len(recorded)),
+    )
+    detail = f"event {at + index} is not what the rules produce"
+    if index < len(recorded) and index < len(produced):
+        made, kept = produced[index], recorded[index]
+        if made.payload != kept.payload:
+            detail += (
+                f": recorded {tag_of(kept.payload)},"
+                f" the rules give {tag_of(made.payload)} with other values"
+            )
+        elif made.expiry != kept.expiry:
+            detail += f": its expiry mark should be {made.expiry}, not {kept.expiry}"
+        else:
+            detail += ": its sealed command is misplaced or wrongly salted"
+    return detail, at + index
 
 
 def check_deals(decisions: Check, reproduced: Counter[str], events: Sequence[Recorded]) -> Check:

@@ -12,7 +12,10 @@ from domain.events import tag_of
 from domain.perspective import Perspective, redact
 
 
-class EventOut(msgspec.Struct, frozen=True, kw_only=True):
+class EventOut(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """An event as served. ``expiry`` is present only on the events an expiry made (absent, as
+    in the hash, everywhere else); ``type`` repeats ``payload.type`` and is not hashed."""
+
     version: int
     timestamp: datetime
     actor: str
@@ -22,6 +25,7 @@ class EventOut(msgspec.Struct, frozen=True, kw_only=True):
     payload: Any
     prev_hash: str
     hash: str
+    expiry: datetime | None = None
 
 
 def event_out(recorded: Recorded, perspective: Perspective) -> EventOut:
@@ -35,4 +39,5 @@ def event_out(recorded: Recorded, perspective: Perspective) -> EventOut:
         payload=redact(recorded.payload, perspective),
         prev_hash=recorded.prev_hash,
         hash=recorded.hash,
+        expiry=recorded.expiry,
     )

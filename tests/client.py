@@ -158,5 +158,7 @@ def served_event_hash(game_id: str, event: dict[str, Any], prev_hash: str) -> st
         "timestamp": event["timestamp"],
         "version": event["version"],
     }
+    if "expiry" in event:  # only an expiry's events carry the key
+        body["expiry"] = event["expiry"]
     canonical = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return hashlib.sha256(PREFIX + prev_hash.encode() + b"\x00" + canonical.encode()).hexdigest()

@@ -33,6 +33,11 @@ class _StoredEvent(msgspec.Struct, frozen=True, kw_only=True):
     payload: msgspec.Raw
     prev_hash: str
     hash: str
+    expiry: datetime | None = None
+
+
+class _PayloadType(msgspec.Struct, frozen=True):
+    type: str
 
 
 class _StoredBundle(msgspec.Struct, frozen=True, kw_only=True):
@@ -58,10 +63,14 @@ def read_bundle(data: bytes) -> tuple[str, list[Recorded]]:
     by_tag = {tag_of_type(kind): kind for kind in event_types().values()}
     events = []
     for event in bundle.events:
-        kind = by_tag.get(event.type)
-        if kind is None:
-            raise BundleError(f"event {event.version} has an unknown type {event.type!r}")
         try:
+            # The hash covers the payload's own type, not the copy beside it: read that one.
+            tag = msgspec.json.decode(event.payload, type=_PayloadType).type
+            if tag != event.type:
+                raise BundleError(f"event {event.version} is a {event.type!r}, its payload {tag!r}")
+            kind = by_tag.get(tag)
+            if kind is None:
+                raise BundleError(f"event {event.version} has an unknown type {tag!r}")
             payload = msgspec.json.decode(event.payload, type=kind)
         except msgspec.DecodeError as error:
             raise BundleError(f"event {event.version} is malformed: {error}") from None
@@ -76,6 +85,7 @@ def read_bundle(data: bytes) -> tuple[str, list[Recorded]]:
                 payload=payload,
                 prev_hash=event.prev_hash,
                 hash=event.hash,
+                expiry=event.expiry,
             )
         )
     return str(game_id), events

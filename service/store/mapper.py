@@ -16,7 +16,7 @@ from domain.variants import event_types
 from service.store.records import RECORD_TYPES, RecordPayload, Registered, record_topic
 
 
-class _GameWire(msgspec.Struct, frozen=True):
+class _GameWire(msgspec.Struct, frozen=True, omit_defaults=True):
     timestamp: datetime
     actor: str
     command_id: str
@@ -24,6 +24,7 @@ class _GameWire(msgspec.Struct, frozen=True):
     prev_hash: str
     hash: str
     payload: msgspec.Raw
+    expiry: datetime | None = None  # only on an expiry's events, absent from older ones
 
 
 class _RecordWire(msgspec.Struct, frozen=True):
@@ -55,6 +56,7 @@ class EnvelopeMapper(Mapper[UUID]):
                 prev_hash=domain_event.prev_hash,
                 hash=domain_event.hash,
                 payload=msgspec.Raw(self._encoder.encode(domain_event.payload)),
+                expiry=domain_event.expiry,
             )
             stored_topic = topic(type(domain_event.payload))
         elif isinstance(domain_event, Registered):
@@ -89,6 +91,7 @@ class EnvelopeMapper(Mapper[UUID]):
                 payload=_decoder(game_type).decode(wire.payload),
                 prev_hash=wire.prev_hash,
                 hash=wire.hash,
+                expiry=wire.expiry,
             )
         record_type = RECORD_TYPES_BY_TOPIC[stored_event.topic]
         record = _decoder(_RecordWire).decode(stored_event.state)

@@ -12,7 +12,7 @@ import random
 import sys
 import uuid
 from collections import Counter, deque
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager, suppress
 from datetime import datetime
 from time import monotonic
@@ -189,10 +189,17 @@ def summary_text(report: LoadReport, *, audited: bool) -> str:
 
 
 def seated_game(
-    variant: str, seats: int, options: dict[str, Any], rng: random.Random, now: datetime
+    variant: str,
+    seats: int,
+    options: dict[str, Any],
+    rng: random.Random,
+    now: datetime,
+    client_seeds: Sequence[str] = (),
 ) -> GameAggregate:
-    """A game in process, every seat taken by players p0..pN-1, its seed drawn from ``rng``."""
+    """A game in process, every seat taken by players p0..pN-1, its seed drawn from ``rng``
+    (the client seeds, if not given: a random one for seat 0, none for the others)."""
     game_id = uuid.UUID(int=rng.getrandbits(128), version=4)
+    seeds = list(client_seeds) or [str(rng.random()), *[""] * (seats - 1)]
     events = game.create(
         game_id=str(game_id),
         variant_id=variant,
@@ -200,13 +207,17 @@ def seated_game(
         options=options,
         creator_id="p0",
         creator_name="P0",
-        client_seed=str(rng.random()),
+        client_seed=seeds[0],
         seed=rng.randbytes(32),
     )
     aggregate = GameAggregate.open(game_id, events, actor="seat:0", command_id="c0", now=now)
     for seat in range(1, seats):
         aggregate.join(
-            player_id=f"p{seat}", name=f"P{seat}", client_seed="", command_id=f"j{seat}", now=now
+            player_id=f"p{seat}",
+            name=f"P{seat}",
+            client_seed=seeds[seat],
+            command_id=f"j{seat}",
+            now=now,
         )
     return aggregate
 

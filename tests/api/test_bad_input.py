@@ -213,6 +213,11 @@ def test_joining_twice_or_a_full_game(api: Api) -> None:
             422,
             "invalid_client_seed",
         ),
+        (
+            {"variant": "open-hand", "seats": 4, "client_seed": "😀" * 129},
+            422,
+            "invalid_client_seed",
+        ),
     ],
 )
 def test_bad_game_creation(api: Api, body: dict[str, Any], status: int, code: str) -> None:
@@ -220,6 +225,21 @@ def test_bad_game_creation(api: Api, body: dict[str, Any], status: int, code: st
     before = api.client.get("/games").json()
     assert_problem(api.client.post("/games", json=body, headers=api.auth(0)), status, code)
     assert api.client.get("/games").json() == before
+
+
+def test_a_client_seed_is_up_to_128_characters_of_any_kind(api: Api) -> None:
+    """docs/fairness.md §1: counted in code points, control characters allowed; a lone
+    surrogate is not JSON at all."""
+    api.register(1)
+    seed = "😀\x00\x1b\n\u2028" + "é" * 123
+    body = {"variant": "open-hand", "seats": 2, "client_seed": seed}
+    created = api.client.post("/games", json=body, headers=api.auth(0))
+    assert created.status_code == 201, created.text
+    events = api.client.get(f"/games/{created.json()['game_id']}/events").json()["events"]
+    assert len(seed) == 128 and events[1]["payload"]["client_seed"] == seed
+    lone = b'{"variant": "open-hand", "seats": 2, "client_seed": "\\ud800"}'
+    refused = api.client.post("/games", content=lone, headers=api.auth(0))
+    assert_problem(refused, 400, "malformed_json")
 
 
 @pytest.mark.parametrize(

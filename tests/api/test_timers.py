@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import time
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 from uuid import UUID
 
 import httpx
+import msgspec
 
+from domain.perspective import Perspective
 from service.application import Cardledger
+from service.application.queries import view_of
 from service.auth import Principal
 from service.background.work import BackgroundWork
 from service.settings import Settings
@@ -85,14 +88,18 @@ def pressure_game_in_process(ledger: Cardledger, who: list[Principal]) -> tuple[
     raise AssertionError("no game opened on a Pressure round")
 
 
+def two_players(ledger: Cardledger) -> list[Principal]:
+    players = [ledger.players.register(name) for name in ("Ann", "Ben")]
+    return [Principal(player_id=p.player_id, name=p.name) for p in players]
+
+
 def test_a_new_watcher_learns_deadlines_from_the_read_models_and_the_log(
     settings: Settings,
 ) -> None:
     now = [datetime(2026, 11, 30, 12, 0, tzinfo=UTC)]
     ledger = Cardledger(settings, clock=lambda: now[0])
     try:
-        players = [ledger.players.register(name) for name in ("Ann", "Ben")]
-        who = [Principal(player_id=p.player_id, name=p.name) for p in players]
+        who = two_players(ledger)
         first, first_deadline = pressure_game_in_process(ledger, who)
         ledger.read_models.catch_up()
         second, second_deadline = pressure_game_in_process(ledger, who)  # only in the log
@@ -115,3 +122,41 @@ def test_a_new_watcher_learns_deadlines_from_the_read_models_and_the_log(
             assert len(timed_out) == 1 and timed_out[0].timestamp == now[0] >= deadline
     finally:
         ledger.close()
+
+
+def test_a_late_command_s_batch_marks_the_expiry_s_events_as_stored(settings: Settings) -> None:
+    """docs/fairness.md §5: read back from the store, the expiry's events carry its deadline and
+    the command's own events do not; the command rides on the first of them."""
+    now = [datetime(2026, 11, 30, 12, 0, tzinfo=UTC)]
+    ledger = Cardledger(settings, clock=lambda: now[0])
+    try:
+        who = two_players(ledger)
+        game_id, deadline = pressure_game_in_process(ledger, who)
+        ledger.commands.send(
+            who[0], game_id, choice(ledger, who[0], game_id), idempotency=None, if_match=None
+        )
+        now[0] = deadline + timedelta(seconds=2)
+        late = ledger.commands.send(
+            who[1], game_id, choice(ledger, who[1], game_id), idempotency=None, if_match=None
+        )
+    finally:
+        ledger.close()
+    reopened = Cardledger(settings)
+    try:
+        read = reopened.queries.read(None, game_id)
+        events = reopened.queries.events_in(read, after=0, limit=500).events
+    finally:
+        reopened.close()
+    batch = [e for e in events if e.version > late.version - len(late.events)]
+    assert [e.expiry for e in batch[:-1]] == [deadline] * (len(batch) - 1)
+    assert batch[0].type == "ChoiceTimedOut" and batch[0].command is None
+    assert batch[-1].expiry is None and batch[-1].command is not None
+
+
+def choice(ledger: Cardledger, principal: Principal, game_id: UUID) -> object:
+    """The first legal command for the seat as the game stands (after any expiry due)."""
+    aggregate = ledger.queries.read(principal, game_id).aggregate
+    seat = aggregate.state.seat_of(principal.player_id)
+    assert seat is not None
+    view = view_of(aggregate, Perspective(seat=seat), ledger.clock())
+    return msgspec.to_builtins(view.legal_commands[0])

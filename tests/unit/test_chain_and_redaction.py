@@ -6,7 +6,7 @@ import hashlib
 import json
 from datetime import UTC, datetime
 
-from domain.chain import GENESIS, PREFIX, event_hash
+from domain.chain import GENESIS, PREFIX, event_hash, hashed_body
 from domain.events import CardPlayed, HandDealt, Secret
 from domain.perspective import FULL, PUBLIC, Perspective, redact
 
@@ -15,7 +15,6 @@ WHEN = datetime(2026, 11, 30, 12, 0, 0, 123456, tzinfo=UTC)
 
 def digest(**overrides: object) -> str:
     fields: dict = {
-        "prev_hash": GENESIS,
         "game_id": "g",
         "version": 1,
         "timestamp": WHEN,
@@ -23,24 +22,39 @@ def digest(**overrides: object) -> str:
         "command_id": "c",
         "command": Secret(owner=0, value={"type": "play", "card": "QS"}, salt="ab" * 16),
         "payload": CardPlayed(seat=0, card="QS"),
+        "expiry": None,
     }
+    prev_hash = overrides.pop("prev_hash", GENESIS)
     fields.update(overrides)
-    return event_hash(**fields)
+    return event_hash(str(prev_hash), hashed_body(**fields))
+
+
+BODY = {
+    "actor": "seat:0",
+    "command": {"owner": 0, "salt": "ab" * 16, "value": {"card": "QS", "type": "play"}},
+    "command_id": "c",
+    "game_id": "g",
+    "payload": {"card": "QS", "seat": 0, "type": "CardPlayed"},
+    "timestamp": "2026-11-30T12:00:00.123456Z",
+    "version": 1,
+}
+
+
+def documented(body: dict[str, object]) -> str:
+    canonical = json.dumps(body, sort_keys=True, separators=(",", ":")).encode()
+    return hashlib.sha256(PREFIX + GENESIS.encode() + b"\x00" + canonical).hexdigest()
 
 
 def test_hash_follows_the_documented_construction() -> None:
-    body = {
-        "actor": "seat:0",
-        "command": {"owner": 0, "salt": "ab" * 16, "value": {"card": "QS", "type": "play"}},
-        "command_id": "c",
-        "game_id": "g",
-        "payload": {"card": "QS", "seat": 0, "type": "CardPlayed"},
-        "timestamp": "2026-11-30T12:00:00.123456Z",
-        "version": 1,
-    }
-    canonical = json.dumps(body, sort_keys=True, separators=(",", ":")).encode()
-    expected = hashlib.sha256(PREFIX + GENESIS.encode() + b"\x00" + canonical).hexdigest()
-    assert digest() == expected
+    assert digest() == documented(BODY)
+
+
+def test_an_expiry_mark_is_hashed_as_a_key_of_its_own() -> None:
+    # Only an expiry's events carry the key; without it the body is as it always was (above).
+    deadline = datetime(2026, 11, 30, 12, 0, 5, tzinfo=UTC)
+    marked = {**BODY, "actor": "server", "command": None, "expiry": "2026-11-30T12:00:05Z"}
+    assert digest(actor="server", command=None, expiry=deadline) == documented(marked)
+    assert digest(expiry=deadline) != digest()
 
 
 def test_every_field_is_covered() -> None:

@@ -34,8 +34,8 @@ def canonical(*, jokers: bool = False, double: bool = False) -> list[str]:
 class Use:
     """One labelled use of the stream, read as docs/fairness.md §2 says."""
 
-    def __init__(self, game_id: str, seeds: list[str], label: str) -> None:
-        self.words: Iterator[int] = reference_words(SEED, label, game_id, seeds)
+    def __init__(self, game_id: str, seeds: list[str], label: str, seed: bytes = SEED) -> None:
+        self.words: Iterator[int] = reference_words(seed, label, game_id, seeds)
 
     def uniform(self, bound: int) -> int:
         limit = 2**32 - (2**32 % bound)
