@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
@@ -26,6 +25,7 @@ from service.store.listener import conninfo
 from service.store.unit_of_work import MAX_ATTEMPTS
 from tests.api.test_concurrency import lockstep, race
 from tests.client import Api
+from tests.threads import wait_until
 
 COMMANDS = "cardledger_commands_total"
 REFUSALS = "cardledger_command_refusals_total"
@@ -236,10 +236,10 @@ def test_projection_lag_is_what_the_readers_have_yet_to_take(settings: Settings)
         assert caught_up(LAG_EVENTS, reader="read_models") == 0
         assert caught_up(LAG_SECONDS, reader="read_models") == 0
 
-        give_up = time.monotonic() + 30  # not a timing: a bound on waiting for the follower
-        while Scrape(api)(LAG_EVENTS, reader="log_follower") != 0:
-            assert time.monotonic() < give_up, "the log follower never caught up"
-            time.sleep(0.05)
+        wait_until(
+            lambda: Scrape(api)(LAG_EVENTS, reader="log_follower") == 0,
+            "the log follower caught up",
+        )
         assert Scrape(api)(LAG_SECONDS, reader="log_follower") == 0
 
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import threading
-
 import pytest
 
 from domain.variants import event_types
@@ -11,6 +9,7 @@ from service.read_models.models import ReadModels
 from service.settings import Settings
 from service.tools.cli import main
 from tests.client import Api
+from tests.threads import at_once
 
 
 def snapshot(api: Api) -> tuple[object, object, object]:
@@ -92,11 +91,7 @@ def test_racing_runners_count_exactly_once(quiet_api: Api) -> None:
     expected = snapshot(api)
     runners = [ReadModels(api.ledger.store, capacity=100) for _ in range(4)]
     runners[0].reset()
-    threads = [threading.Thread(target=runner.catch_up) for runner in runners]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(30)
+    at_once([runner.catch_up for runner in runners])
     assert snapshot(api) == expected
 
 
