@@ -43,6 +43,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     limits: Limits = Limits()
     trusted_proxies: str = ""  # addresses whose X-Forwarded-For names the client ("*": any)
     cors_origins: str = ""  # origins whose pages may call the API, comma-separated ("*": any)
+    worker_timeout: int = 30  # seconds a worker of `serve --workers N` has to start or answer
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -100,6 +101,7 @@ NUMBERS = {
     "CARDLEDGER_THREADS": "threads",
     "CARDLEDGER_CACHED_GAMES": "cached_games",
     "CARDLEDGER_STORE_TIMEOUT": "store_timeout",
+    "CARDLEDGER_WORKER_TIMEOUT": "worker_timeout",
 }
 
 

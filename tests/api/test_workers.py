@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
 import signal
 from pathlib import Path
 
@@ -62,6 +64,23 @@ def test_the_workers_end_with_their_supervisor_even_if_it_is_killed(tmp_path: Pa
         assert len(workers) == 2
         server.process.send_signal(signal.SIGKILL)  # no chance to stop its workers itself
         wait_until(lambda: not any(alive(pid) for pid in workers), "the workers ended")
+
+
+def test_a_worker_that_stops_answering_is_replaced_and_the_log_says_why(tmp_path: Path) -> None:
+    options = ["--worker-timeout", "3"]
+    with server_process(
+        Settings(data_dir=tmp_path), tmp_path, workers=2, options=options
+    ) as server:
+        wait_until(lambda: worker_pids(server.process.pid), "a worker started")
+        deaf = worker_pids(server.process.pid)[0]
+        with contextlib.suppress(ProcessLookupError):  # if it died starting, the log says so too
+            os.kill(deaf, signal.SIGSTOP)  # alive, but it answers no health check
+        explained = f"Child process [{deaf}] died: it ended, or it did not answer"
+        wait_until(lambda: explained in server.log.read_text(), "the supervisor said why")
+        line = next(x for x in server.log.read_text().splitlines() if explained in x)
+        assert "within 3 s" in line
+        assert "raise --worker-timeout or CARDLEDGER_WORKER_TIMEOUT (now 3 s)" in line
+        assert not alive(deaf)
 
 
 def alive(pid: int) -> bool:
