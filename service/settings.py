@@ -44,6 +44,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     trusted_proxies: str = ""  # addresses whose X-Forwarded-For names the client ("*": any)
     cors_origins: str = ""  # origins whose pages may call the API, comma-separated ("*": any)
     worker_timeout: int = 30  # seconds a worker of `serve --workers N` has to start or answer
+    metrics_token: str | None = None  # when set, GET /metrics needs it as a bearer token
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -56,6 +57,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             sqlite_synchronous=(env.get("CARDLEDGER_SQLITE_SYNCHRONOUS") or "FULL").upper(),
             trusted_proxies=env.get("CARDLEDGER_TRUSTED_PROXIES") or "",
             cors_origins=env.get("CARDLEDGER_CORS_ORIGINS") or "",
+            metrics_token=env.get("CARDLEDGER_METRICS_TOKEN") or None,
             limits=_limits(env),
         )
         return msgspec.structs.replace(settings, **_numbers(env, NUMBERS, least=1))

@@ -7,8 +7,9 @@ import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
-from uuid import UUID
+from uuid import UUID, uuid4
 
 import msgspec
 import psycopg
@@ -20,7 +21,7 @@ from psycopg.sql import SQL
 
 from service.application import Cardledger
 from service.http.app import create_app
-from service.settings import Settings
+from service.settings import NO_LIMITS, Settings
 from service.store.listener import conninfo
 from service.store.unit_of_work import MAX_ATTEMPTS
 from tests.api.test_concurrency import lockstep, race
@@ -252,3 +253,35 @@ def test_the_background_workers_are_seen_alive(api: Api) -> None:
         assert scraped("cardledger_worker_alive", worker=worker) == 1, worker
         assert scraped("cardledger_worker_failing", worker=worker) == 0, worker
         assert scraped("cardledger_worker_failures_total", worker=worker) == 0, worker
+
+
+def test_metrics_are_open_unless_a_token_is_set() -> None:
+    assert Settings.from_env({}).metrics_token is None
+    assert Settings.from_env({"CARDLEDGER_METRICS_TOKEN": "s3cret"}).metrics_token == "s3cret"
+
+
+def test_a_metrics_token_keeps_every_other_scrape_out(tmp_path: Path) -> None:
+    token = "scrape-" + uuid4().hex
+    settings = Settings(data_dir=tmp_path, limits=NO_LIMITS, metrics_token=token)
+    with TestClient(create_app(settings)) as client:
+        player = client.post("/players", json={"name": "Ann"}).json()["token"]
+        refused = [
+            client.get("/metrics", headers=headers)
+            for headers in (
+                {},
+                {"Authorization": "Bearer wrong"},
+                {"Authorization": f"Bearer {token[:-1]}"},
+                {"Authorization": f"Basic {token}"},
+                {"Authorization": f"Bearer {player}"},  # a player's token is not the operator's
+            )
+        ]
+        allowed = client.get("/metrics", headers={"Authorization": f"Bearer {token}"})
+    for answer in refused:
+        assert answer.status_code == 401
+        assert answer.headers["content-type"] == "application/problem+json"
+        assert answer.headers["WWW-Authenticate"] == "Bearer"
+        assert answer.json()["code"] == "unauthorized"
+        assert "cardledger_" not in answer.text
+    assert allowed.status_code == 200
+    assert "cardledger_process" in allowed.text
+    assert 'cardledger_problems_total{code="unauthorized",status="401"} 5.0' in allowed.text
