@@ -69,7 +69,8 @@ bench: $(INSTALLED) ## benchmarks, printed as ratios to a baseline measured in t
 	$(VENV)/bin/cardledger bench --output docs/benchmarks.md
 
 soak: $(INSTALLED) ## long random runs: 20 times the property tests' games (tens of minutes)
-	CARDLEDGER_PLAYOUTS=20000 $(PY) -m pytest -q -p no:cacheprovider tests/property
+	CARDLEDGER_PLAYOUTS=20000 $(PY) -m pytest -q -p no:cacheprovider \
+		-o timeout=3600 -o faulthandler_timeout=7200 tests/property  # 20 times as long a test
 
 torture: $(INSTALLED) ## the fault suite at full length: kills, outages, races, limits (minutes)
 	$(PY) -m tests.faults.torture

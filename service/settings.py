@@ -44,6 +44,8 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     limits: Limits = Limits()
     trusted_proxies: str = ""  # addresses whose X-Forwarded-For names the client ("*": any)
     cors_origins: str = ""  # origins whose pages may call the API, comma-separated ("*": any)
+    worker_timeout: int = 30  # seconds a worker of `serve --workers N` has to start or answer
+    metrics_token: str | None = None  # when set, GET /metrics needs it as a bearer token
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -56,6 +58,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             sqlite_synchronous=(env.get("CARDLEDGER_SQLITE_SYNCHRONOUS") or "FULL").upper(),
             trusted_proxies=env.get("CARDLEDGER_TRUSTED_PROXIES") or "",
             cors_origins=env.get("CARDLEDGER_CORS_ORIGINS") or "",
+            metrics_token=env.get("CARDLEDGER_METRICS_TOKEN") or None,
             limits=_limits(env),
         )
         return msgspec.structs.replace(settings, **_numbers(env, NUMBERS, least=1))
@@ -101,6 +104,7 @@ NUMBERS = {
     "CARDLEDGER_THREADS": "threads",
     "CARDLEDGER_CACHED_GAMES": "cached_games",
     "CARDLEDGER_STORE_TIMEOUT": "store_timeout",
+    "CARDLEDGER_WORKER_TIMEOUT": "worker_timeout",
 }
 
 
@@ -169,6 +173,10 @@ MEANINGS = {
     "CARDLEDGER_CACHED_GAMES": "games each process keeps in memory to decide commands on",
     "CARDLEDGER_STORE_TIMEOUT": "seconds a request waits for a connection or a lock before it is"
     " answered 503 store_unavailable",
+    "CARDLEDGER_WORKER_TIMEOUT": "seconds a worker of serve --workers N has to come up (and to"
+    " answer the supervisor's health check) before it is replaced; raise it on a starved host",
+    "CARDLEDGER_METRICS_TOKEN": "when set, GET /metrics needs Authorization: Bearer <this token>"
+    " (401 otherwise); unset: /metrics is open to whoever reaches the port",
 }
 
 

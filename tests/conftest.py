@@ -16,7 +16,9 @@ from service.application import Cardledger
 from service.http.app import create_app
 from service.settings import NO_LIMITS, Settings
 from tests.client import Api
+from tests.databases import new_test_database_name, sweep_stale_databases
 
+pytest_plugins = ("tests.harness",)  # the backstop after the last test
 POSTGRES_URL = os.environ.get(
     "CARDLEDGER_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/postgres"
 )
@@ -31,18 +33,23 @@ def _with_database(url: str, database: str) -> str:
 
 @pytest.fixture(scope="session")
 def postgres_database() -> Iterator[str]:
-    """A database of this test run's own, dropped at the end."""
+    """A database of this test run's own, dropped at the end; those that killed runs left
+    behind are swept first (tests/databases.py)."""
     try:
         admin = psycopg.connect(POSTGRES_URL, autocommit=True, connect_timeout=3)
     except psycopg.OperationalError as error:
         if REQUIRE_POSTGRES:
             pytest.fail(f"PostgreSQL is required but does not answer at {POSTGRES_URL}: {error}")
         pytest.skip(f"PostgreSQL does not answer at {POSTGRES_URL}")
-    name = f"cardledger_test_{uuid.uuid4().hex[:12]}"
+    name = new_test_database_name()
     with admin:
+        sweep_stale_databases(admin)
         admin.execute(f'CREATE DATABASE "{name}"')
+        url = _with_database(POSTGRES_URL, name)
         try:
-            yield _with_database(POSTGRES_URL, name)
+            # Held until the end: a database with a connection is never swept as a dead run's.
+            with psycopg.connect(url, autocommit=True):
+                yield url
         finally:
             admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 

@@ -64,7 +64,9 @@ def create_app(settings: Settings | None = None, ledger: Cardledger | None = Non
     instance = secrets.token_hex(4)
     lag = LogLag(ledger.store, background.log_readers(), ledger.clock)
     workers = WorkerCollector(background.health)
-    metrics = Metrics(instance, ledger.telemetry.registry, lag, workers)
+    metrics = Metrics(
+        instance, ledger.telemetry.registry, lag, workers, token=settings.metrics_token
+    )
     metrics.held(what="games").set_function(lambda: len(ledger.games))
     metrics.held(what="followed_games").set_function(live.feeds.followed)
     provided = dependencies(ledger, live=live, slots=StreamSlots(settings.limits), metrics=metrics)

@@ -32,6 +32,7 @@ from service.http.authentication import SIGNED_IN, SKIP
 CONTRACT = "contract"  # the key of a route's declaration in its ``opt``
 BEARER = "bearer"
 TICKET = "streamTicket"
+METRICS_TOKEN = "metricsToken"
 FAILURE_STATUS = {
     Failure.INVALID: 422,
     Failure.CONFLICT: 409,
@@ -68,6 +69,7 @@ class Contract(msgspec.Struct, frozen=True, kw_only=True):
     refusals: frozenset[Refusal] = frozenset()
     cached: bool = False  # carries an ETag, answers 304 to If-None-Match
     paged: bool = False  # carries Link rel="next" while a next page exists
+    credential: str | None = None  # a scheme of its own the handler checks: not a player's
 
     def problems(self) -> dict[int, set[str]]:
         """The problem codes by status."""
@@ -90,10 +92,12 @@ def declare(
     paged: bool = False,
     body: bool = False,
     store: bool = True,
+    credential: str | None = None,
 ) -> dict[str, Any]:
     """The decorator arguments of a route: its security and its declared contract. ``body``:
     the handler reads a JSON body (which may be malformed or too large); ``store``: it asks
-    the store (which may be unavailable)."""
+    the store (which may be unavailable); ``credential``: the security scheme of a secret the
+    handler checks itself, which the operator may or may not have set."""
     found: set[Refusal] = set()
     for item in refusals:
         found |= {item} if isinstance(item, Refusal) else set(item)
@@ -106,7 +110,12 @@ def declare(
     if store:
         found.add(STORE_UNAVAILABLE)
     contract = Contract(
-        token=token, ticket=ticket, refusals=frozenset(found), cached=cached, paged=paged
+        token=token,
+        ticket=ticket,
+        refusals=frozenset(found),
+        cached=cached,
+        paged=paged,
+        credential=credential,
     )
     declared: dict[str, Any] = {"security": security(contract), "opt": {CONTRACT: contract}}
     if token is Token.REQUIRED:
@@ -118,6 +127,8 @@ def declare(
 
 def security(contract: Contract) -> list[dict[str, list[str]]] | None:
     """OpenAPI security requirements: none listed (``{}``) where the token is optional."""
+    if contract.credential is not None:
+        return [{}, {contract.credential: []}]  # needed only where the operator set it
     if contract.token is Token.NONE and not contract.ticket:
         return None
     requirements: list[dict[str, list[str]]] = [] if contract.token is Token.REQUIRED else [{}]

@@ -18,13 +18,15 @@ from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, gene
 from prometheus_client.registry import Collector
 
 from service.application.telemetry import Children
+from service.auth import bearer_token, same_secret
 
 LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10)
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 
 
 class Metrics:
-    def __init__(self, instance: str, *collectors: Collector) -> None:
+    def __init__(self, instance: str, *collectors: Collector, token: str | None = None) -> None:
+        self.token = token  # CARDLEDGER_METRICS_TOKEN: None leaves /metrics open
         self.registry = CollectorRegistry()
         Gauge(
             "cardledger_process",
@@ -65,6 +67,13 @@ class Metrics:
         ).labels
         for collector in collectors:
             self.registry.register(collector)
+
+    def allows(self, authorization: str | None) -> bool:
+        """Whether a scrape with this Authorization header may read the metrics."""
+        if self.token is None:
+            return True
+        given = bearer_token(authorization)
+        return given is not None and same_secret(given, self.token)
 
     def text(self) -> bytes:
         return generate_latest(self.registry)

@@ -30,11 +30,15 @@ from service.store.locks import LeaderLock
 from service.tools import bench, load
 from service.tools.http1 import HttpError
 from service.tools.simulate import LoadReport, summary_text, write_results
+from service.tools.supervisor import explain_worker_deaths, worker_timeout
 
 
 def serve(args: argparse.Namespace) -> int:
     migrate(args)  # once, before the workers start: they would only find the tables there
-    trusted = Settings.from_env().trusted_proxies
+    settings = Settings.from_env()
+    trusted = settings.trusted_proxies
+    worker_timeout = args.worker_timeout or settings.worker_timeout
+    explain_worker_deaths(worker_timeout)
     uvicorn.run(
         "service.http.asgi:app",
         host=args.host,
@@ -45,6 +49,7 @@ def serve(args: argparse.Namespace) -> int:
         http=TimedHttpToolsProtocol,
         proxy_headers=bool(trusted),
         forwarded_allow_ips=trusted or None,
+        timeout_worker_healthcheck=worker_timeout,  # a worker's start counts against it too
     )
     return 0
 
@@ -255,6 +260,14 @@ def build_parser() -> argparse.ArgumentParser:
         help="processes behind the port, sharing one store (default: %(default)s)",
     )
     serve_cmd.add_argument("--access-log", action="store_true", help="log a line for every request")
+    serve_cmd.add_argument(
+        "--worker-timeout",
+        type=worker_timeout,
+        metavar="SECONDS",
+        help="with --workers: how long a worker may take to start or to answer the supervisor's"
+        " health check before it is killed and replaced (default: CARDLEDGER_WORKER_TIMEOUT,"
+        " else 30)",
+    )
     serve_cmd.set_defaults(run=serve)
 
     openapi_cmd = commands.add_parser("openapi", help="write the OpenAPI document")

@@ -14,6 +14,7 @@ from service.application import Cardledger
 from service.http.app import create_app
 from service.settings import Settings
 from tests.client import Api
+from tests.threads import BOUND, at_once
 
 
 @contextmanager
@@ -26,7 +27,7 @@ def lockstep(ledger: Cardledger, parties: int) -> Iterator[None]:
     def save(*objects: Any, **kwargs: Any) -> Any:
         if not getattr(first, "passed", False):
             first.passed = True
-            barrier.wait(timeout=20)
+            barrier.wait(timeout=BOUND)
         return original(*objects, **kwargs)
 
     ledger.store.save = save  # type: ignore[method-assign]
@@ -37,17 +38,7 @@ def lockstep(ledger: Cardledger, parties: int) -> Iterator[None]:
 
 
 def race(*calls: Callable[[], Any]) -> list[Any]:
-    results: list[Any] = [None] * len(calls)
-
-    def run(index: int) -> None:
-        results[index] = calls[index]()
-
-    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(calls))]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
-    return results
+    return at_once(calls)
 
 
 def assert_contiguous(api: Api, game_id: str) -> list[dict[str, Any]]:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import threading
-import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -16,6 +15,7 @@ from service.background.follower import LogFollower
 from service.live.streams import Live
 from service.settings import Settings
 from service.tools.local_games import play_to_end, seated
+from tests.threads import BOUND, finished, wait_until
 
 VIEWERS = 5
 
@@ -62,7 +62,7 @@ class Viewers(threading.Thread):
                     return
 
         async def main() -> None:
-            await asyncio.wait_for(asyncio.gather(*(follow(v) for v in self.versions)), 60)
+            await asyncio.wait_for(asyncio.gather(*(follow(v) for v in self.versions)), BOUND)
 
         asyncio.run(main())
 
@@ -71,11 +71,11 @@ def test_streams_of_one_game_load_nothing_for_this_processs_writes(ledger: Cardl
     game_id, who = seated(ledger, 2)
     viewers = Viewers(Live(ledger), game_id)
     viewers.start()
-    assert viewers.caught_up.wait(10)
+    assert viewers.caught_up.wait(BOUND)
     with counted_loads(ledger) as counts:
         play_to_end(ledger, game_id, who)
         head = ledger.games.cached(game_id).version
-        viewers.join(30)
+        finished([viewers])
     assert counts == {"fresh": 0, "recorded": 0}
     assert viewers.versions == [list(range(1, head + 1))] * VIEWERS
 
@@ -93,13 +93,14 @@ def test_streams_fold_other_processes_writes_from_the_log(settings: Settings) ->
         game_id, who = seated(writer, 2)
         viewers = Viewers(live, game_id)
         viewers.start()
-        assert viewers.caught_up.wait(10)
+        assert viewers.caught_up.wait(BOUND)
         follower.start()
-        time.sleep(0.1)
+        # From where it starts on, it sees the writes: the game's moves come after that.
+        wait_until(lambda: follower.position is not None, "the follower took its position")
         with counted_loads(reader) as counts:
             play_to_end(writer, game_id, who)
             head = writer.games.cached(game_id).version
-            viewers.join(30)
+            finished([viewers])
         assert counts == {"fresh": 0, "recorded": 0}
         assert viewers.versions == [list(range(1, head + 1))] * VIEWERS
     finally:

@@ -27,13 +27,14 @@ from domain.choices import body
 from service.settings import Settings
 from tests.client import SHORT_GAMES
 from tests.servers import running_server
+from tests.threads import BOUND
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCUMENT = ROOT / "openapi" / "openapi.json"
 GENERATOR = "openapi-python-client>=0.29,<0.30"  # as in pyproject.toml's dev dependencies
 PACKAGE = "cardledger_client"
 SKIPPED = ("leave", "vote_cancel")  # a bot that leaves or votes to cancel never finishes
-WAIT_SECONDS = 20  # for a deadline only the server can act on
+WAIT_SECONDS = BOUND  # for a deadline only the server can act on
 
 
 class Generated:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import socket
 import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -19,6 +18,7 @@ from litestar.testing import TestClient
 from service.http.app import create_app
 from service.settings import NO_LIMITS, Limits, Settings
 from tests.servers import running_server
+from tests.threads import BOUND, finished, wait_until
 
 
 @pytest.fixture
@@ -87,26 +87,28 @@ def test_one_token_holds_at_most_its_streams_at_once(strict_server: str) -> None
         done = threading.Event()
 
         def follow() -> None:
-            with httpx.stream("GET", base + stream, headers=auth, timeout=10) as first:
+            with httpx.stream("GET", base + stream, headers=auth, timeout=BOUND) as first:
                 assert first.status_code == 200
                 opened.set()
-                done.wait(10)
+                done.wait(BOUND)
 
-        holder = threading.Thread(target=follow)
+        holder = threading.Thread(target=follow, daemon=True)
         holder.start()
-        assert opened.wait(10)
-        refused = http.get(stream, headers=auth)
-        assert (refused.status_code, refused.json()["code"]) == (429, "too_many_streams")
-        assert refused.headers["Retry-After"].isdigit()
-        done.set()
-        holder.join(10)
-        give_up = time.monotonic() + 5
-        while True:  # the slot comes back once the server has seen the stream end
+        try:
+            assert opened.wait(BOUND)
+            refused = http.get(stream, headers=auth)
+            assert (refused.status_code, refused.json()["code"]) == (429, "too_many_streams")
+            assert refused.headers["Retry-After"].isdigit()
+        finally:
+            done.set()
+            finished([holder])
+
+        def slot_free() -> bool:
             with httpx.stream("GET", base + stream, headers=auth, timeout=10) as again:
-                if again.status_code == 200:
-                    break
-            assert time.monotonic() < give_up, "the stream's slot never came back"
-            time.sleep(0.1)
+                return again.status_code == 200
+
+        # The slot comes back once the server has seen the stream end.
+        wait_until(slot_free, "the stream's slot came back")
 
 
 def closed_within(sock: socket.socket, seconds: float) -> bool:
@@ -122,8 +124,9 @@ def test_a_slow_client_is_cut_off(strict_server: str) -> None:
     silent = socket.create_connection((host, int(port)))
     dribbling = socket.create_connection((host, int(port)))
     dribbling.sendall(b"GET /health HTTP/1.1\r\nHost: x\r\n")  # the rest never comes
-    assert closed_within(silent, 5)
-    assert closed_within(dribbling, 5)
+    # Cut off after a second (CARDLEDGER_REQUEST_SECONDS); a loaded machine may take longer.
+    assert closed_within(silent, 30)
+    assert closed_within(dribbling, 30)
     silent.close()
     dribbling.close()
     assert httpx.get(f"{strict_server}/health", timeout=5).status_code == 200

@@ -183,7 +183,11 @@ def test_statuses_perspectives_options_tables_and_game_ids_are_typed() -> None:
     ]
     assert perspective == [["public", "full"], "^seat:[0-9]+$"]
     assert schemas["Problem"]["properties"]["code"] == {"$ref": REF + "ProblemCode"}
-    assert set(document()["components"]["securitySchemes"]) == {"bearer", "streamTicket"}
+    assert set(document()["components"]["securitySchemes"]) == {
+        "bearer",
+        "streamTicket",
+        "metricsToken",
+    }
     views = members(schemas, "View")
     assert len(views) == len(VARIANTS)
     for variant, name in views.items():

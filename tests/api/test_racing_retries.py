@@ -4,40 +4,22 @@ many arrive at once and on however many processes; the same key with another bod
 from __future__ import annotations
 
 import functools
-import threading
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import httpx
 import pytest
 
 from service.settings import Settings
 from tests.servers import running_server
+from tests.threads import at_once
 
 ROUNDS = 20
 RETRIES = 20
 
 
-def at_once(calls: list[Callable[[], httpx.Response]]) -> list[httpx.Response]:
-    """Every call started together, each from its own thread."""
-    barrier = threading.Barrier(len(calls))
-    answers: list[Any] = [None] * len(calls)
-
-    def run(index: int) -> None:
-        barrier.wait(10)
-        answers[index] = calls[index]()
-
-    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(calls))]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(60)
-    return answers
-
-
 def new_connection_each_time(base: str) -> httpx.Client:
-    return httpx.Client(base_url=base, timeout=30, limits=httpx.Limits(max_keepalive_connections=0))
+    # A generous timeout: on a loaded machine forty requests at once queue for a while.
+    return httpx.Client(base_url=base, timeout=60, limits=httpx.Limits(max_keepalive_connections=0))
 
 
 def miscounted(first: list[httpx.Response], second: list[httpx.Response], reused: set[int]) -> int:

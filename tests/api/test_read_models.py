@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import logging
 import re
-import threading
 import time
 import uuid
 from collections.abc import Iterator
@@ -26,6 +25,7 @@ from service.store.listener import conninfo
 from service.tools.cli import main
 from tests.client import Api
 from tests.conftest import ADMIN_TOKEN
+from tests.threads import at_once
 
 
 def snapshot(api: Api) -> tuple[object, object, object]:
@@ -107,11 +107,7 @@ def test_racing_runners_count_exactly_once(quiet_api: Api) -> None:
     expected = snapshot(api)
     runners = [ReadModels(api.ledger.store, capacity=100) for _ in range(4)]
     runners[0].reset()
-    threads = [threading.Thread(target=runner.catch_up) for runner in runners]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(30)
+    at_once([runner.catch_up for runner in runners])
     assert snapshot(api) == expected
 
 

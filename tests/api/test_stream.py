@@ -18,6 +18,7 @@ from service.live import streams
 from service.settings import Settings
 from tests.client import Api
 from tests.servers import running_server
+from tests.threads import BOUND, finished
 
 
 def sse(response: httpx.Response) -> Iterator[dict[str, str]]:
@@ -47,7 +48,7 @@ class Follower(threading.Thread):
         self.ready = threading.Event()
 
     def run(self) -> None:
-        with httpx.stream("GET", self.url, headers=self.headers, timeout=30) as response:
+        with httpx.stream("GET", self.url, headers=self.headers, timeout=BOUND) as response:
             assert response.status_code == 200
             self.ready.set()
             for message in sse(response):
@@ -96,11 +97,11 @@ def follow_whole_game(reader: str, http: httpx.Client) -> tuple[Follower, int]:
     game_id, auth = setup_game(http)
     follower = Follower(f"{reader}/games/{game_id}/stream")
     follower.start()
-    follower.ready.wait(10)
+    assert follower.ready.wait(BOUND)
     for seat in (1, 2):
         http.post(f"/games/{game_id}/join", headers=auth[seat])
     play(http, game_id, auth)
-    follower.join(30)
+    finished([follower])
     return follower, http.get(f"/games/{game_id}").json()["version"]
 
 
@@ -133,7 +134,7 @@ def test_resume_across_a_restart_without_gaps(store) -> None:
         play(http, game_id, auth, moves=4)
         first = Follower(f"{base}/games/{game_id}/stream", stop_after=6)
         first.start()
-        first.join(20)
+        finished([first])
     # The first server is gone; a new one serves the same store.
     with (
         running_server(settings, data_dir) as base,
@@ -142,9 +143,9 @@ def test_resume_across_a_restart_without_gaps(store) -> None:
         last = first.events[-1]["version"]
         second = Follower(f"{base}/games/{game_id}/stream", headers={"Last-Event-ID": str(last)})
         second.start()
-        second.ready.wait(10)
+        assert second.ready.wait(BOUND)
         play(http, game_id, auth)
-        second.join(20)
+        finished([second])
         head = http.get(f"/games/{game_id}").json()["version"]
     versions = [e["version"] for e in first.events + second.events]
     assert versions == list(range(1, head + 1))
@@ -161,7 +162,7 @@ def test_tickets_open_a_seats_stream_without_a_token_in_the_url(store) -> None:
         ticket = issued.json()["ticket"]
         follower = Follower(f"{base}/games/{game_id}/stream?ticket={ticket}", stop_after=7)
         follower.start()
-        follower.join(20)
+        finished([follower])
         dealt = next(e for e in follower.events if e["type"] == "HandDealt")
         hands = dealt["payload"]["hands"]
         assert hands[1]["value"] and hands[0]["value"] is None and hands[2]["value"] is None

@@ -18,6 +18,7 @@ from service.auth import Principal
 from service.background.work import BackgroundWork
 from service.settings import Settings
 from tests.servers import running_server
+from tests.threads import wait_until
 
 ATTEMPTS = 40  # each new game opens on Pressure with probability 1/4
 ADMIN = "timers-admin-token"
@@ -55,10 +56,9 @@ def test_two_servers_apply_a_pressure_timeout_once_and_on_time(
         tokens = [http.post("/players", json={"name": n}).json()["token"] for n in ("Ann", "Ben")]
         auth = [{"Authorization": f"Bearer {token}"} for token in tokens]
         game_id, deadline = pressure_game(http, auth)
-        # Nobody chooses. Watch for the server's timeout event.
-        while not timeouts(http, game_id):
-            assert time.time() < deadline.timestamp() + 3, "no timeout event 3 s after the deadline"
-            time.sleep(0.05)
+        # Nobody chooses. Watch for the server's timeout event (how late it was recorded is
+        # checked below, from its timestamp: this bound only turns a hang into a failure).
+        wait_until(lambda: timeouts(http, game_id), "a timeout event")
         time.sleep(0.5)  # give the other server every chance to apply it again
         with httpx.Client(base_url=second, timeout=10) as other:
             assert len(timeouts(other, game_id)) == 1

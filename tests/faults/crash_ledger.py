@@ -19,7 +19,7 @@ import httpx
 import msgspec
 
 from service.settings import Settings
-from tests.servers import free_port
+from tests.servers import free_port, start_process, wait_until_ready
 
 
 class Receipt(msgspec.Struct, frozen=True):
@@ -46,22 +46,13 @@ class Server:
         self.env.pop("CARDLEDGER_DATABASE_URL", None)
         if settings.database_url:
             self.env["CARDLEDGER_DATABASE_URL"] = settings.database_url
+        self.log = data_dir / f"server-{self.port}.log"  # every start's output, one after another
         self.process: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
         command = [sys.executable, "-m", "service.tools.cli", "serve", "--port", str(self.port)]
-        self.process = subprocess.Popen(
-            command, env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-        )
-        give_up = time.monotonic() + 30
-        while time.monotonic() < give_up:
-            try:
-                if httpx.get(f"{self.base}/ready", timeout=1).status_code == 200:
-                    return
-            except httpx.TransportError:
-                pass
-            time.sleep(0.05)
-        raise RuntimeError("the server did not come back")
+        self.process = start_process(command, env=self.env, log=self.log)
+        wait_until_ready(self.base, self.process)
 
     def kill(self) -> None:
         if self.process is not None:
@@ -136,7 +127,8 @@ def run(settings: Settings, data_dir: Path, *, kills: int, bots: int, seed: int)
     lock = threading.Lock()
     stop = threading.Event()
     threads = [
-        threading.Thread(target=bot, args=(server.base, stop, receipts, lock)) for _ in range(bots)
+        threading.Thread(target=bot, args=(server.base, stop, receipts, lock), daemon=True)
+        for _ in range(bots)
     ]
     for thread in threads:
         thread.start()

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import subprocess
 import sys
 import tempfile
 import time
@@ -22,11 +21,12 @@ import psycopg
 
 from service.settings import Settings
 from tests.api.test_racing_retries import race_retries
+from tests.databases import new_test_database_name
 from tests.faults import crash_ledger
 from tests.faults.proxy import FaultyProxy
 from tests.faults.test_outage import through
 from tests.faults.test_racing_joins import race_for_seats
-from tests.servers import running_server
+from tests.servers import running_server, start_process, stop_process
 
 ADMIN_URL = os.environ.get(
     "CARDLEDGER_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/postgres"
@@ -43,7 +43,7 @@ def line(check: str, figure: str, ok: bool) -> None:
 @contextlib.contextmanager
 def stores() -> Iterator[list[tuple[str, Callable[[Path], Settings]]]]:
     """SQLite, and a PostgreSQL database of this run's own (each use gets a fresh schema)."""
-    database = f"cardledger_torture_{uuid.uuid4().hex[:10]}"
+    database = new_test_database_name()  # swept by a later run if this one is killed
     base, _, _ = ADMIN_URL.rpartition("/")
     with psycopg.connect(ADMIN_URL, autocommit=True) as admin:
         admin.execute(f'CREATE DATABASE "{database}"')
@@ -162,8 +162,13 @@ def schema_checks(make: Callable[[Path], Settings], directory: Path) -> None:
     for _ in range(50):
         env = {**os.environ, "CARDLEDGER_DATABASE_URL": make(directory).database_url or ""}
         command = [sys.executable, "-m", "service.tools.cli", "migrate"]
-        starts = [subprocess.Popen(command, env=env, stderr=subprocess.DEVNULL) for _ in range(2)]
-        crashed += sum(process.wait(timeout=60) != 0 for process in starts)
+        logs = [directory / f"migrate-{side}.log" for side in "ab"]
+        starts = [start_process(command, env=env, log=log) for log in logs]
+        try:
+            crashed += sum(process.wait(timeout=60) != 0 for process in starts)
+        finally:
+            for process in starts:
+                stop_process(process)
     line("schema races, PostgreSQL", f"50 two-process starts: {crashed} crashed", crashed == 0)
 
 

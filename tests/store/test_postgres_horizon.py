@@ -23,6 +23,7 @@ from service.settings import Settings
 from service.store.event_store import Store
 from service.store.listener import conninfo
 from service.store.postgres import HorizonRecorder
+from tests.threads import BOUND, finished, wait_until
 
 pytestmark = pytest.mark.postgres
 
@@ -147,7 +148,7 @@ def test_slow_writers_with_rollbacks_and_two_tailing_readers(
 
     def read(into: list[int]) -> None:
         position = 0
-        give_up = time.monotonic() + 30
+        give_up = time.monotonic() + BOUND
         while time.monotonic() < give_up:
             if writers_done.is_set() and len(into) >= len(committed):
                 return
@@ -159,18 +160,19 @@ def test_slow_writers_with_rollbacks_and_two_tailing_readers(
                 time.sleep(0.001)
 
     seen: list[list[int]] = [[], []]
-    writers = [threading.Thread(target=write, args=(seed,)) for seed in range(8)]
-    readers = [threading.Thread(target=read, args=(into,)) for into in seen]
+    writers = [threading.Thread(target=write, args=(seed,), daemon=True) for seed in range(8)]
+    readers = [threading.Thread(target=read, args=(into,), daemon=True) for into in seen]
     for thread in writers + readers:
         thread.start()
-    time.sleep(3)
-    stop.set()
-    for thread in writers:
-        thread.join(10)
-    writers_done.set()
-    for thread in readers:
-        thread.join(40)
-    assert len(committed) > 100
+    try:
+        # Three seconds and a hundred commits at least (a loaded machine commits fewer).
+        time.sleep(3)
+        wait_until(lambda: len(committed) > 100, "a hundred commits")
+    finally:
+        stop.set()
+        finished(writers)
+        writers_done.set()
+        finished(readers)
     for into in seen:
         assert all(a < b for a, b in itertools.pairwise(into))
         assert into == sorted(committed)

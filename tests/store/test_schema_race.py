@@ -4,32 +4,37 @@ serialised by an advisory lock (it raced on pg_type's unique index before)."""
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
 import uuid
+from pathlib import Path
 
 import psycopg
 import pytest
+
+from tests.servers import start_process, stop_process
+from tests.threads import BOUND
 
 pytestmark = pytest.mark.postgres
 ROUNDS = 12
 
 
 def test_two_processes_migrating_a_fresh_schema_at_once_both_succeed(
-    postgres_database: str,
+    postgres_database: str, tmp_path: Path
 ) -> None:
     failures = []
-    for _ in range(ROUNDS):
+    for round_number in range(ROUNDS):
         schema = f"race_{uuid.uuid4().hex[:10]}"
         with psycopg.connect(postgres_database, autocommit=True) as db:
             db.execute(f'CREATE SCHEMA "{schema}"')
         env = {**os.environ, "CARDLEDGER_DATABASE_URL": f"{postgres_database}?schema={schema}"}
         command = [sys.executable, "-m", "service.tools.cli", "migrate"]
-        starts = [
-            subprocess.Popen(command, env=env, stderr=subprocess.PIPE, text=True) for _ in range(2)
-        ]
-        for process in starts:
-            _, errors = process.communicate(timeout=60)
-            if process.returncode != 0:
-                failures.append(errors.strip().splitlines()[-1:])
+        logs = [tmp_path / f"migrate-{round_number}-{side}.log" for side in "ab"]
+        starts = [start_process(command, env=env, log=log) for log in logs]
+        try:
+            for process, log in zip(starts, logs, strict=True):
+                if process.wait(timeout=BOUND) != 0:
+                    failures.append(log.read_text().strip().splitlines()[-1:])
+        finally:
+            for process in starts:
+                stop_process(process)
     assert failures == []

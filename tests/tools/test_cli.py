@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import io
+import logging
 import re
 import subprocess
 import sys
@@ -17,8 +18,10 @@ import pytest
 from service import settings
 from service.application import Cardledger
 from service.settings import MEANINGS, NO_LIMITS, Settings, variable_names, variables
+from service.tools import cli
 from service.tools.cli import build_parser, main, rebuild_with_progress
 from service.tools.local_games import play_to_end, seated
+from service.tools.supervisor import SUPERVISOR_LOG, explain_worker_deaths
 
 
 def subcommands() -> dict[str, argparse.ArgumentParser]:
@@ -168,3 +171,76 @@ def test_verify_refuses_a_malformed_receipt_in_one_line(tmp_path: Path) -> None:
 def write(path: Path, data: bytes) -> Path:
     path.write_bytes(data)
     return path
+
+
+@pytest.fixture
+def uvicorn_run(monkeypatch: pytest.MonkeyPatch) -> dict[str, object]:
+    """`cardledger serve` up to the call of uvicorn: the keyword arguments it was given."""
+    given: dict[str, object] = {}
+    monkeypatch.setattr(cli, "migrate", lambda args: 0)
+    monkeypatch.setattr(cli.uvicorn, "run", lambda app, **kwargs: given.update(kwargs))
+    monkeypatch.delenv("CARDLEDGER_WORKER_TIMEOUT", raising=False)
+    return given
+
+
+@pytest.mark.parametrize(
+    ("argv", "env", "seconds"),
+    [([], None, 30), ([], "12", 12), (["--worker-timeout", "45"], "12", 45)],
+    ids=["default", "setting", "option-over-setting"],
+)
+def test_the_worker_timeout_reaches_uvicorns_supervisor(
+    uvicorn_run: dict[str, object],
+    monkeypatch: pytest.MonkeyPatch,
+    argv: list[str],
+    env: str | None,
+    seconds: int,
+) -> None:
+    if env is not None:
+        monkeypatch.setenv("CARDLEDGER_WORKER_TIMEOUT", env)
+    assert main(["serve", "--workers", "2", *argv]) == 0
+    assert uvicorn_run["timeout_worker_healthcheck"] == seconds
+    assert uvicorn_run["workers"] == 2
+
+
+@pytest.mark.parametrize("text", ["0", "-3", "ten", "1.5"])
+def test_a_worker_timeout_is_whole_seconds(
+    text: str, uvicorn_run: dict[str, object], capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(["serve", "--worker-timeout", text])
+    assert exit_.value.code == 2
+    assert "--worker-timeout: a whole number of seconds, at least 1" in capsys.readouterr().err
+    assert uvicorn_run == {}
+
+
+def test_the_worker_timeout_has_help_naming_its_setting_and_default() -> None:
+    option = next(
+        a for a in subcommands()["serve"]._actions if "--worker-timeout" in a.option_strings
+    )
+    assert option.help and "CARDLEDGER_WORKER_TIMEOUT" in option.help and "30" in option.help
+    assert "--worker-timeout SECONDS" in subcommands()["serve"].format_help()
+
+
+def test_a_replaced_worker_is_logged_with_the_timeout_and_the_setting_to_raise() -> None:
+    supervisor = logging.getLogger(SUPERVISOR_LOG)
+    lines: list[logging.LogRecord] = []
+    handler = logging.Handler()
+    handler.emit = lines.append  # type: ignore[method-assign]
+    supervisor.addHandler(handler)
+    level = supervisor.level
+    supervisor.setLevel(logging.INFO)  # as uvicorn's logging configuration sets it
+    try:
+        explain_worker_deaths(7)
+        supervisor.info("Child process [4242] died")  # uvicorn's words for a replaced worker
+        supervisor.info("Started parent process [4241]")
+    finally:
+        supervisor.removeHandler(handler)
+        supervisor.setLevel(level)
+        for added in supervisor.filters[:]:
+            supervisor.removeFilter(added)
+    died, started = (record.getMessage() for record in lines)
+    assert died.startswith("Child process [4242] died: ")
+    assert "within 7 s" in died and "--worker-timeout" in died
+    assert "CARDLEDGER_WORKER_TIMEOUT" in died
+    assert lines[0].levelname == "WARNING"
+    assert started == "Started parent process [4241]"

@@ -22,6 +22,7 @@ from service.http.contract import (
     CONTRACT,
     HTTP_CODES,
     INTERNAL_ERROR,
+    METRICS_TOKEN,
     NO_ROUTE,
     OTHER_HTTP_CODE,
     RATE_LIMITED,
@@ -46,6 +47,13 @@ SECURITY_SCHEMES: dict[str, Any] = {
         "description": "A one-minute, read-only ticket for one game's stream (POST"
         " /games/{game_id}/stream-ticket), for browsers, which cannot send headers on"
         " EventSource.",
+    },
+    METRICS_TOKEN: {
+        "type": "http",
+        "scheme": "bearer",
+        "description": "`CARDLEDGER_METRICS_TOKEN`: where the operator sets it, `GET /metrics`"
+        " answers only a scrape that sends it as a bearer token (401 otherwise); unset (the"
+        " default), the metrics are open.",
     },
 }
 STATUS_WORDS = {

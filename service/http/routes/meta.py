@@ -13,9 +13,9 @@ from litestar.params import QueryParameter
 from domain.variants import REFUSALS as REGISTRY_REFUSALS
 from service.application import Cardledger
 from service.application.results import Leaderboard
-from service.errors import INVALID_CURSOR, STORE_UNAVAILABLE
+from service.errors import INVALID_CURSOR, STORE_UNAVAILABLE, UNAUTHORIZED
 from service.http.bodies import Health, VariantInfo, variant_catalog
-from service.http.contract import Token, declare, rule_refusals
+from service.http.contract import METRICS_TOKEN, Token, declare, rule_refusals
 from service.http.metrics import CONTENT_TYPE as METRICS_TYPE
 from service.http.metrics import Metrics
 from service.http.paging import Cursor, Cursors
@@ -67,9 +67,13 @@ class MetaController(Controller):
         operation_id="metrics",
         summary="Prometheus metrics of the process that answers",
         media_type=METRICS_TYPE,
-        **declare(Token.NONE, store=False),
+        **declare(Token.NONE, UNAUTHORIZED, store=False, credential=METRICS_TOKEN),
     )
-    async def metrics(self, metrics: NamedDependency[Metrics]) -> Response[bytes]:
+    async def metrics(
+        self, request: Request[Any, Any, Any], metrics: NamedDependency[Metrics]
+    ) -> Response[bytes]:
+        if not metrics.allows(request.headers.get("Authorization")):
+            raise UNAUTHORIZED("the metrics need the bearer token set in CARDLEDGER_METRICS_TOKEN")
         return Response(await sync_to_thread(metrics.text), media_type=METRICS_TYPE)
 
     @get(
