@@ -104,3 +104,13 @@ def test_a_weak_validator_matches_too(api: Api) -> None:
         assert again.status_code == 304, held
     other = api.client.get(path, headers={**api.auth(0), "If-None-Match": 'W/"elsewhere"'})
     assert other.status_code == 200
+
+
+def test_if_none_match_star_matches_any_current_answer(api: Api) -> None:
+    game_id = api.started(2)
+    for read in ("", "/view", "/events", "/audit"):
+        held = api.client.get(
+            f"/games/{game_id}{read}", headers={**api.auth(0), "If-None-Match": "*"}
+        )
+        assert held.status_code == 304, read
+        assert held.headers["ETag"] and held.content == b"", read

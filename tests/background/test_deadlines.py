@@ -6,16 +6,19 @@ nothing else would ever apply it."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from uuid import UUID, uuid4
 
-from domain.variants.heartbeat.messages import ChoiceTimedOut
+from domain.aggregate import Recorded
+from domain.events import Event, GameCancelled
+from domain.variants.heartbeat.messages import ChoiceTimedOut, TempoCardFlipped
 from service.application import Cardledger
 from service.auth import Principal
-from service.background.deadlines import RETRY, DeadlineWatcher
+from service.background.deadlines import LONGEST_NAP, RETRY, DeadlineWatcher
 from service.errors import GAME_NOT_FOUND
 from service.settings import Settings
+from tests.in_process import new_game, players
 
 START = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
 ATTEMPTS = 40  # each new Heartbeat game opens on Pressure with probability 1/4
@@ -75,15 +78,7 @@ def pressure_game(
     """A running Heartbeat game on a Pressure round, and its deadline; ``before_join`` sees
     each game while it waits for its second player."""
     for _ in range(ATTEMPTS):
-        created = here.commands.create(
-            who[0],
-            variant="heartbeat",
-            seats=2,
-            options={"tempo_deck": 12, "pressure_seconds": 5},
-            client_seed="",
-            idempotency=None,
-        )
-        game_id = UUID(created.game_id)
+        game_id = new_game(here, who[0], "heartbeat", {"tempo_deck": 12, "pressure_seconds": 5})
         before_join(game_id)
         view = here.commands.join(who[1], game_id, client_seed="", idempotency=None).view
         if view.deadline is not None:
@@ -97,8 +92,7 @@ def test_an_expiry_on_a_stale_copy_is_decided_again_on_the_stored_game(tmp_path:
     here = Cardledger(settings, clock=clock)
     there = Cardledger(settings, clock=clock)  # another process on the same store
     try:
-        registered = [here.players.register(name) for name in ("Ann", "Ben")]
-        who = [Principal(player_id=p.player_id, name=p.name) for p in registered]
+        who = players(here, 2)
         # There, each game is known as it was before its second player joined (here).
         game_id, deadline = pressure_game(here, who, there.games.cached)
         assert there.games.cached(game_id).version < here.games.cached(game_id).version
@@ -112,3 +106,38 @@ def test_an_expiry_on_a_stale_copy_is_decided_again_on_the_stored_game(tmp_path:
     finally:
         there.close()
         here.close()
+
+
+def recorded(game_id: UUID, version: int, payload: Event) -> Recorded:
+    return Recorded(
+        originator_id=game_id,
+        originator_version=version,
+        timestamp=START,
+        actor="server",
+        command_id="c",
+        command=None,
+        payload=payload,
+        prev_hash="",
+        hash="",
+    )
+
+
+def test_a_game_that_ends_takes_its_deadline_with_it() -> None:
+    ending, going_on = uuid4(), uuid4()
+    deadline = START + timedelta(seconds=5)
+    flipped = TempoCardFlipped(round=1, tempo="pressure", deadline=deadline)
+    watcher = DeadlineWatcher(Expiries(), Clock())
+    watcher.observe([recorded(ending, 5, flipped), recorded(going_on, 5, flipped)])
+    assert watcher.deadlines == {ending: deadline, going_on: deadline}
+    watcher.observe([recorded(ending, 6, GameCancelled(by="admin", seed="s"))])
+    assert watcher.deadlines == {going_on: deadline}
+
+
+def test_the_watcher_sleeps_until_the_next_deadline_and_no_longer() -> None:
+    clock = Clock()
+    watcher = DeadlineWatcher(Expiries(), clock)
+    assert watcher._run_due() == LONGEST_NAP  # nothing to wait for: look again now and then
+    watcher.known({uuid4(): START + timedelta(seconds=LONGEST_NAP * 10)})
+    assert watcher._run_due() == LONGEST_NAP
+    watcher.known({uuid4(): START + timedelta(milliseconds=250)})
+    assert watcher._run_due() == 0.25

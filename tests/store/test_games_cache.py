@@ -6,14 +6,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
-from uuid import UUID
 
 import pytest
 
 from service.application import Cardledger
-from service.auth import Principal
 from service.settings import Settings
 from service.store.receipts import Idempotency, ReceiptKey
+from tests.in_process import new_game, players
 
 
 @pytest.fixture
@@ -22,18 +21,6 @@ def ledger(tmp_path: Path) -> Iterator[Cardledger]:
     app = Cardledger(Settings(data_dir=tmp_path, projector="external"))
     yield app
     app.close()
-
-
-def players(ledger: Cardledger, count: int) -> list[Principal]:
-    registered = [ledger.players.register(f"Player {n}") for n in range(count)]
-    return [Principal(player_id=p.player_id, name=p.name) for p in registered]
-
-
-def new_game(ledger: Cardledger, creator: Principal) -> UUID:
-    created = ledger.commands.create(
-        creator, variant="open-hand", seats=2, options={}, client_seed="", idempotency=None
-    )
-    return UUID(created.game_id)
 
 
 def test_an_older_copy_never_replaces_a_newer_one(ledger: Cardledger) -> None:
@@ -83,3 +70,19 @@ def test_one_key_serves_a_creation_and_a_command_on_another_game(ledger: Cardled
     assert joined.game_id == str(other) != created.game_id
     assert joined.seat == 1 and joined.events
     assert ledger.games.fresh(other).version == joined.version
+
+
+def test_the_least_recently_used_copy_is_the_one_forgotten(tmp_path: Path) -> None:
+    ledger = Cardledger(Settings(data_dir=tmp_path, projector="external", cached_games=2))
+    try:
+        (ann,) = players(ledger, 1)
+        first, second, third = (new_game(ledger, ann) for _ in range(3))
+        assert len(ledger.games) == 2  # the first is forgotten
+        held = {game_id: ledger.games.cached(game_id) for game_id in (second, third)}
+        assert all(ledger.games.cached(game_id) is copy for game_id, copy in held.items())
+        ledger.games.cached(first)  # loaded again: the second is now the least recently used
+        assert ledger.games.cached(third) is held[third]
+        assert ledger.games.cached(second) is not held[second]
+        assert len(ledger.games) == 2
+    finally:
+        ledger.close()

@@ -13,8 +13,8 @@ import pytest
 from eventsourcing.persistence import IntegrityError
 
 from service.application import Cardledger
-from service.auth import Principal
 from service.settings import Settings
+from tests.in_process import new_game, players
 from tests.store.test_sqlite_writer import one_event, sqlite_store, writer_of
 
 
@@ -90,15 +90,7 @@ def test_a_read_after_a_write_does_not_wait_out_its_bound(tmp_path: Path) -> Non
     timeout: the newest write is below the horizon once it is committed."""
     ledger = Cardledger(Settings(data_dir=tmp_path, projector="external"))
     try:
-        player = ledger.players.register("Ann")
-        ledger.commands.create(
-            Principal(player_id=player.player_id, name=player.name),
-            variant="open-hand",
-            seats=2,
-            options={},
-            client_seed="",
-            idempotency=None,
-        )
+        new_game(ledger, players(ledger, 1)[0])
         ledger.read_models.catch_up()
         started = time.monotonic()
         ledger.read_models.wait_for_log(timeout=10)
