@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
+import pytest
 from litestar.testing import TestClient
 
 from service.application import Cardledger
@@ -155,18 +156,22 @@ def test_idempotent_game_creation(api: Api) -> None:
     assert (changed.status_code, changed.json()["code"]) == (422, "idempotency_key_reused")
 
 
-def test_if_match(api: Api) -> None:
+@pytest.mark.parametrize("spelling", ["{}", '"{}"', 'W/"{}"'])  # bare, or as ETags come
+def test_if_match(api: Api, spelling: str) -> None:
     game_id = api.started(2)
     leader = api.view(game_id)["to_act"][0]
     card = api.view(game_id, leader)["hand"][0]
     version = api.view(game_id)["version"]
     stale = api.command(
-        game_id, leader, {"type": "play", "card": card}, **{"If-Match": str(version - 1)}
+        game_id,
+        leader,
+        {"type": "play", "card": card},
+        **{"If-Match": spelling.format(version - 1)},
     )
     assert (stale.status_code, stale.json()["code"]) == (412, "version_mismatch")
     assert stale.json()["version"] == version
     assert api.view(game_id)["version"] == version
     fresh = api.command(
-        game_id, leader, {"type": "play", "card": card}, **{"If-Match": f'"{version}"'}
+        game_id, leader, {"type": "play", "card": card}, **{"If-Match": spelling.format(version)}
     )
     assert fresh.status_code == 200

@@ -91,3 +91,26 @@ def test_pages_on_listed_origins_may_call_the_api(settings: Settings) -> None:
         other = client.get("/variants", headers={"Origin": "https://elsewhere.example"})
         assert "Access-Control-Allow-Origin" not in other.headers
     ledger.close()
+
+
+def test_a_weak_validator_matches_too(api: Api) -> None:
+    """A cache may hand the ETag back weak (``W/"…"``), alone or in a list (RFC 9110 13.1.2:
+    If-None-Match compares weakly)."""
+    game_id = api.started(2)
+    path = f"/games/{game_id}/view"
+    etag = api.client.get(path, headers=api.auth(0)).headers["ETag"]
+    for held in (f"W/{etag}", f'"elsewhere", W/{etag}', f' W/{etag} , "x"'):
+        again = api.client.get(path, headers={**api.auth(0), "If-None-Match": held})
+        assert again.status_code == 304, held
+    other = api.client.get(path, headers={**api.auth(0), "If-None-Match": 'W/"elsewhere"'})
+    assert other.status_code == 200
+
+
+def test_if_none_match_star_matches_any_current_answer(api: Api) -> None:
+    game_id = api.started(2)
+    for read in ("", "/view", "/events", "/audit"):
+        held = api.client.get(
+            f"/games/{game_id}{read}", headers={**api.auth(0), "If-None-Match": "*"}
+        )
+        assert held.status_code == 304, read
+        assert held.headers["ETag"] and held.content == b"", read

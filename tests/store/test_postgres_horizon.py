@@ -1,7 +1,8 @@
 """The lock-free PostgreSQL write path never lets a reader pass over an event that commits later.
 
 Writers no longer queue behind a table lock, so ids can commit out of order; readers only read
-below the oldest transaction still running. These tests hold transactions open on purpose.
+below the oldest writer of the events table still in flight. These tests hold transactions open
+on purpose.
 """
 
 from __future__ import annotations
@@ -231,3 +232,36 @@ def test_the_oldest_writer_in_flight_is_named(recorder: HorizonRecorder, postgre
         older.rollback()
         newer.rollback()
     assert recorder.holdup() is None
+
+
+# A transaction's events take the ids ``xid << 20 | position``, positions 1 up (the layout the
+# module documents, written here independently), so a batch holds at most 2**20 - 1 events: a
+# larger one would spill its last id into the next transaction id's range.
+POSITIONS = 20
+
+
+class ReachedTheDatabase(Exception):
+    pass
+
+
+def no_database() -> Any:
+    raise ReachedTheDatabase
+
+
+def test_a_batch_that_would_spill_past_its_transaction_is_refused_before_the_database(
+    recorder: HorizonRecorder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(recorder, "connection", no_database)
+    event = stored()[0]  # one object, repeated: the limit is checked on the count alone
+    largest = (1 << POSITIONS) - 1
+    with pytest.raises(ReachedTheDatabase):
+        recorder.insert_events([event] * largest)
+    with pytest.raises(ValueError, match="at most"):
+        recorder.insert_events([event] * (largest + 1))
+
+
+def test_the_positions_of_a_batch_stay_inside_its_transaction(recorder: HorizonRecorder) -> None:
+    inserted = recorder.insert_events(stored(3))
+    assert inserted is not None
+    assert len({i >> POSITIONS for i in inserted}) == 1
+    assert [i & ((1 << POSITIONS) - 1) for i in inserted] == [1, 2, 3]
