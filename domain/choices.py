@@ -20,9 +20,10 @@ A view serves the moves split in two (``split``): ``legal_commands``, every entr
 send as it is, and ``choice_forms``, the forms themselves. A form is never sent; in its place
 ``legal_commands`` holds its representatives (``representatives``): for each size ``n`` from
 ``min`` to ``max`` (as far as ``from`` reaches), the command made of the first ``n`` entries of
-``from``, which variants list lowest first. So every kind of play has a command a client can
-send as listed (every bury size, a pass, each airplane chain), and a client that only ever sends
-listed commands can finish every game.
+``from``, which variants list lowest first or as the hand is shown: the lowest cards. So every
+kind of play has a command a client can send as listed (every bury size, a pass, each airplane
+chain), and a client that only ever sends listed commands can finish every game. The contract
+for clients: docs/legal-commands.md.
 
 ``command_at``/``commands_of`` expand a form; ``pick`` draws one command uniformly from a whole
 list of plain commands and forms together (a form weighs as many commands as it holds), so every

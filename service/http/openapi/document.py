@@ -150,7 +150,7 @@ VIEW_FIELDS = {
     " game.",
     "choice_forms": "The kinds of command too large to list, each as a form whose expansion is"
     " exactly its legal commands; together with `legal_commands` they are every legal command."
-    " Empty when `legal_commands` is every legal command.",
+    " Empty when `legal_commands` is every legal command. The contract: docs/legal-commands.md.",
     "expiry_pending": "A deadline had passed when this view was made: it shows the game after"
     " the expiry, which the server records shortly (`version` is still the stored one).",
     "end_reason": "How the game ended: `complete`, `forfeit` (fewer than two seats were left) or"
