@@ -35,8 +35,8 @@ class View(msgspec.Struct, frozen=True, kw_only=True):
     to_act: tuple[int, ...]
     deadline: datetime | None
     legal_commands: list[Command]
-    """Commands to send as they are: every legal one, but where a kind has too many to list
-    (then its representatives, see domain.choices)."""
+    """Commands to send as they are: every legal one, except that a kind with too many to list
+    is here by its representatives only (see domain.choices)."""
     choice_forms: list[Choice]
     """The kinds too many to list, each as a form whose expansion is exactly its legal
     commands (see domain.choices); empty when ``legal_commands`` is every legal command."""
