@@ -1,28 +1,39 @@
-"""Choice forms: one entry of a seat's legal commands that stands for many commands at once.
+"""Legal moves as a client gets them: commands ready to send, and choice forms where a kind of
+command has too many to list.
 
-Where listing every legal command would swamp a view (the 680 three-card passes of a Cancellation
-Hearts hand, every bury of 0..4 cards, the wings of an airplane), the list holds one form instead:
+A variant's ``legal_moves`` describes every legal command of a seat: plain commands, and a
+choice form wherever one kind of command has too many to list (the 680 three-card passes of a
+Cancellation Hearts hand, every bury of 0..k cards, the wings of an airplane). A form reads
 
     {"type": "choice", "command": {"type": "pass_cards", "cards": []}, "field": "cards",
      "from": [["2S"], ["5S"], ...], "min": 3, "max": 3, "count": 680}
 
-Read it as: take ``command`` and append to its list ``field`` the cards of between ``min`` and
-``max`` entries of ``from`` (each entry at most once, in the order listed). Every such pick is a
-legal command, and nothing else of that shape is. Two picks that give the same cards (a double
-deck holds every card twice, so ``from`` may list an entry twice) are the same command; ``count``
-is the number of distinct commands the form stands for.
+Its expansion: take ``command`` and append to its list ``field`` the cards of between ``min``
+and ``max`` entries of ``from`` (each entry at most once, in the order listed). Every such
+command is legal, and together they are every legal command of that kind (for Double
+Heartbeat's airplanes, up to the suits of the chain's triples, which the rules never look at:
+other plays there are listed one set of suits per combination too). Two picks that give the
+same cards (a double deck holds every card twice, so ``from`` may list an entry twice) are the
+same command; ``count`` is the number of distinct commands the form stands for.
 
-``command_at``/``commands_of`` turn a form into concrete commands; ``pick`` draws one command
-uniformly from a whole list of plain commands and forms together, so every legal command is
-equally likely and every legal move reachable; ``body`` does the same for one entry as a client
-receives it (JSON), for the HTTP bots.
+A view serves the moves split in two (``split``): ``legal_commands``, every entry a command to
+send as it is, and ``choice_forms``, the forms themselves. A form is never sent; in its place
+``legal_commands`` holds its representatives (``representatives``): for each size ``n`` from
+``min`` to ``max`` (as far as ``from`` reaches), the command made of the first ``n`` entries of
+``from``, which variants list lowest first or as the hand is shown: the lowest cards. So every
+kind of play has a command a client can send as listed (every bury size, a pass, each airplane
+chain), and a client that only ever sends listed commands can finish every game. The contract
+for clients: docs/legal-commands.md.
+
+``command_at``/``commands_of`` expand a form; ``pick`` draws one command uniformly from a whole
+list of plain commands and forms together (a form weighs as many commands as it holds), so every
+legal command is equally likely and every legal move reachable.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 import msgspec
 
@@ -125,7 +136,10 @@ def nth_pick(options: Sequence[Sequence[str]], least: int, most: int, index: int
 
 def command_at(form: Choice, index: int) -> Command:
     """The ``index``-th command the form stands for."""
-    picked = nth_pick(form.options, form.min, form.max, index)
+    return _completed(form, nth_pick(form.options, form.min, form.max, index))
+
+
+def _completed(form: Choice, picked: Sequence[str]) -> Command:
     fixed = getattr(form.command, form.field)
     cards = type(fixed)([*fixed, *picked])
     return msgspec.structs.replace(form.command, **{form.field: cards})
@@ -136,8 +150,32 @@ def commands_of(form: Choice) -> list[Command]:
     return [command_at(form, index) for index in range(form.count)]
 
 
-def first_command(form: Choice) -> Command:
-    return command_at(form, 0)
+def representatives(form: Choice) -> list[Command]:
+    """The form's commands that ``legal_commands`` lists: for each size ``n`` from ``min`` to
+    ``max`` (as far as ``from`` reaches), the first ``n`` entries of ``from``."""
+    sizes = range(form.min, min(form.max, len(form.options)) + 1)
+    return [_completed(form, [card for entry in form.options[:n] for card in entry]) for n in sizes]
+
+
+class Listed(msgspec.Struct, frozen=True):
+    """Legal moves as a view serves them: every command ready to send, and the forms apart."""
+
+    commands: list[Command]
+    forms: list[Choice]
+
+
+def split(moves: Sequence[Command | Choice]) -> Listed:
+    """``moves`` as listed: each form's representatives in its place, the forms themselves
+    apart (see the module docstring)."""
+    commands: list[Command] = []
+    forms: list[Choice] = []
+    for entry in moves:
+        if isinstance(entry, Choice):
+            commands += representatives(entry)
+            forms.append(entry)
+        else:
+            commands.append(entry)
+    return Listed(commands=commands, forms=forms)
 
 
 def weight(entry: Command | Choice) -> int:
@@ -153,24 +191,3 @@ def pick(entries: Sequence[Command | Choice], rng: random.Random) -> Command:
             return command_at(entry, index) if isinstance(entry, Choice) else entry
         index -= weight(entry)
     raise AssertionError("unreachable: the index is below the total weight")
-
-
-# --- the same on the wire (what a view's legal_commands holds as JSON) ------------------------
-
-
-def is_choice(entry: Mapping[str, Any]) -> bool:
-    return entry.get("type") == CHOICE_TAG
-
-
-def body(entry: Mapping[str, Any], rng: random.Random) -> dict[str, Any]:
-    """A ready-to-send body for one entry of a view's ``legal_commands``: the entry itself, or,
-    for a choice form, one of its commands drawn uniformly."""
-    if not is_choice(entry):
-        return dict(entry)
-    options = [list(option) for option in entry["from"]]
-    least, most = int(entry["min"]), int(entry["max"])
-    index = rng.randrange(count_picks(options, least, most))
-    sent = dict(entry["command"])
-    field = str(entry["field"])
-    sent[field] = [*sent.get(field, []), *nth_pick(options, least, most, index)]
-    return sent

@@ -13,7 +13,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 import msgspec
 
-from domain.choices import Choice, first_command
+from domain.choices import Choice, split
 from domain.commands import Command
 from domain.errors import Failure
 from domain.events import Event, Secret
@@ -118,16 +118,15 @@ class Variant(ABC, Generic[Table, Opts]):
     @abstractmethod
     def legal_moves(self, table: Table, seat: int) -> list[Command | Choice]:
         """Every legal variant command for the seat, in a stable order: ready-to-send commands,
-        and a choice form (``domain.choices``) wherever one stands for too many to list. Moves
-        that differ only by suits the rules never look at are listed once."""
+        and a choice form (``domain.choices``) wherever one kind has too many to list, its
+        ``from`` in a fixed order, lowest cards first or as the hand is shown (its first entries
+        make the commands listed for it). Moves that differ only by suits the rules never look
+        at are listed once."""
 
     def legal_commands(self, table: Table, seat: int) -> list[Command]:
-        """Ready-to-send commands only: every listed command and the first command of each
-        choice form. For drivers that need some legal command; ``legal_moves`` is the set."""
-        return [
-            entry if isinstance(entry, Command) else first_command(entry)
-            for entry in self.legal_moves(table, seat)
-        ]
+        """Ready-to-send commands only, as a view lists them: every listed command and the
+        representatives of each choice form (``domain.choices.split``)."""
+        return split(self.legal_moves(table, seat)).commands
 
     @abstractmethod
     def seated(self, table: Table) -> tuple[int, ...]:

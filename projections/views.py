@@ -8,9 +8,8 @@ from typing import Any
 import msgspec
 
 from domain import game
-from domain.choices import Choice
+from domain.choices import Choice, Listed, split
 from domain.commands import Command, Leave, VoteCancel
-from domain.events import tag_of
 from domain.game import GameState
 from domain.perspective import Perspective
 
@@ -35,12 +34,12 @@ class View(msgspec.Struct, frozen=True, kw_only=True):
     hand_sizes: tuple[int, ...]
     to_act: tuple[int, ...]
     deadline: datetime | None
-    legal_commands: list[Command | Choice]
-    """Every legal command: ready-to-send bodies, and a choice form (``"type": "choice"``, see
-    domain.choices) wherever one stands for too many commands to list."""
-    choice_forms: tuple[str, ...]
-    """The command types that ``legal_commands`` gives as choice forms (empty: every entry is
-    a ready-to-send body)."""
+    legal_commands: list[Command]
+    """Commands to send as they are: every legal one, except that a kind with too many to list
+    is here by its representatives only (see domain.choices)."""
+    choice_forms: list[Choice]
+    """The kinds too many to list, each as a form whose expansion is exactly its legal
+    commands (see domain.choices); empty when ``legal_commands`` is every legal command."""
     scores: tuple[int, ...]
     winners: tuple[int, ...] | None
     end_reason: str | None
@@ -71,19 +70,15 @@ def seat_views(state: GameState) -> tuple[SeatView, ...]:
     )
 
 
-def legal_commands(state: GameState, seat: int | None) -> list[Command | Choice]:
+def legal(state: GameState, seat: int | None) -> Listed:
+    """What ``seat`` may do, as its view lists it: the variant's moves, then the shared ones."""
     if seat is None or state.status != "active" or state.seats[seat].left:
-        return []
-    commands = state.rules.legal_moves(state.table, seat)
+        return Listed(commands=[], forms=[])
+    listed = split(state.rules.legal_moves(state.table, seat))
     if not state.seats[seat].voted_cancel:
-        commands.append(VoteCancel())
-    commands.append(Leave())
-    return commands
-
-
-def choice_forms(commands: list[Command | Choice]) -> tuple[str, ...]:
-    tags = (tag_of(entry.command) for entry in commands if isinstance(entry, Choice))
-    return tuple(dict.fromkeys(tags))
+        listed.commands.append(VoteCancel())
+    listed.commands.append(Leave())
+    return listed
 
 
 def end_reason(state: GameState) -> str | None:
@@ -119,7 +114,7 @@ def view(
     started = table is not None
     active = current.status == "active"
     seat = perspective.seat
-    commands = legal_commands(current, seat)
+    moves = legal(current, seat)
     return View(
         game_id=current.game_id,
         variant=current.variant,
@@ -135,8 +130,8 @@ def view(
         hand_sizes=rules.hand_sizes(table) if started else (),
         to_act=rules.to_act(table) if active else (),
         deadline=rules.deadline(table) if active else None,
-        legal_commands=commands,
-        choice_forms=choice_forms(commands),
+        legal_commands=moves.commands,
+        choice_forms=moves.forms,
         scores=rules.scores(table) if started else (0,) * current.seat_count,
         winners=current.outcome.winners if current.outcome else None,
         end_reason=end_reason(current),

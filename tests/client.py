@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import random
 import re
 from collections.abc import Callable
 from typing import Any
@@ -22,6 +23,9 @@ SHORT_GAMES: dict[str, tuple[int, dict[str, Any]]] = {
     "cancellation-hearts": (6, {"target": 50}),
     "double-heartbeat": (3, {"hands": 1}),
 }
+
+
+MAX_MOVES = 5_000  # more than any SHORT_GAMES game takes
 
 
 class Api:
@@ -113,6 +117,38 @@ class Api:
         play = next(c for c in mine["legal_commands"] if c["type"] == "play")
         response = self.command(game_id, seat, play)
         assert response.status_code == 200, response.text
+
+    def start(self, variant: str) -> str:
+        """A running game of ``variant`` at its SHORT_GAMES size, players 0.. seated in order."""
+        seats, options = SHORT_GAMES[variant]
+        if len(self.tokens) < seats:
+            self.register(seats - len(self.tokens))
+        game_id = self.create(seats, options, variant=variant)
+        for seat in range(1, seats):
+            response = self.client.post(f"/games/{game_id}/join", headers=self.auth(seat))
+            assert response.status_code == 200, response.text
+        return game_id
+
+    def play_listed(self, game_id: str, rng: random.Random) -> dict[str, Any]:
+        """A generic client: a seat the game waits for sends one of its ``legal_commands``,
+        drawn uniformly (never ``leave`` or ``vote_cancel``) and exactly as listed, until the
+        game is over; the final public view."""
+        for _ in range(MAX_MOVES):
+            public = self.view(game_id)
+            if public["status"] != "active":
+                return public
+            assert public["to_act"], "only the server could move: no short game waits for it"
+            seat = rng.choice(public["to_act"])
+            mine = self.view(game_id, seat)
+            listed = [
+                c for c in mine["legal_commands"] if c["type"] not in ("leave", "vote_cancel")
+            ]
+            assert listed, (
+                f"seat {seat} is awaited, listed nothing to send: {mine['legal_commands']}"
+            )
+            response = self.command(game_id, seat, rng.choice(listed))
+            assert response.status_code == 200, response.text
+        raise AssertionError(f"game {game_id} still active after {MAX_MOVES} moves")
 
     def pages(
         self,

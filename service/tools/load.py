@@ -1,9 +1,10 @@
 """The load generator behind `cardledger simulate` and the HTTP benchmark.
 
 Bots play whole games over the REST API as any client would: a seat the game waits for reads its
-view and sends one of its ``legal_commands`` (never ``leave`` or ``vote_cancel``), so a finished
-run also shows that a generic client can finish every variant. ``concurrency`` games run at once,
-each on one keep-alive connection of its own; one game's failure abandons that game only.
+view and sends one of its ``legal_commands`` exactly as listed (never ``leave`` or
+``vote_cancel``), so a finished run also shows that a generic client can finish every variant.
+``concurrency`` games run at once, each on one keep-alive connection of its own; one game's
+failure abandons that game only.
 """
 
 from __future__ import annotations
@@ -15,7 +16,6 @@ from typing import Any, TypeVar
 
 import msgspec
 
-from domain.choices import body
 from service.tools.http1 import Http1Connection, HttpError, Response
 from service.tools.simulate import GameResult, LoadReport, progress_bar
 
@@ -148,7 +148,7 @@ class BotTable:
             await asyncio.sleep(DEADLINE_POLL)  # nothing for a bot to do yet: look again later
             return await self.summary()
         answer = await self.call(
-            "command", "POST", f"{path}/commands", body(self.rng.choice(choices), self.rng), seat
+            "command", "POST", f"{path}/commands", self.rng.choice(choices), seat
         )
         self.commands += 1
         if answer.status == 409:  # someone (a deadline) moved first: a normal outcome

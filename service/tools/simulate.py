@@ -23,7 +23,6 @@ import msgspec
 
 from domain import game
 from domain.aggregate import GameAggregate
-from domain.choices import body
 
 KINDS = ("command", "view", "other")  # command POSTs, seat view GETs, everything else
 
@@ -253,7 +252,7 @@ class Table:
         if choices:
             self.http.post(
                 f"/games/{self.game_id}/commands",
-                json=body(rng.choice(choices), rng),
+                json=rng.choice(choices),
                 headers=self.auth(seat),
             )
         return True

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import hashlib
+import random
+
+import pytest
 
 from domain.chain import GENESIS
-from tests.client import Api, served_event_hash
+from tests.client import SHORT_GAMES, Api, served_event_hash
 
 
 def test_four_players_play_open_hand_to_the_end(api: Api) -> None:
@@ -185,3 +188,15 @@ def test_admin_sees_everything_but_cannot_play(api: Api) -> None:
         f"/games/{game_id}/commands", json={"type": "leave"}, headers=api.admin()
     )
     assert (refused.status_code, refused.json()["code"]) == (403, "players_only")
+
+
+@pytest.mark.parametrize("settings", ["sqlite"], indirect=True)  # the store plays no part
+@pytest.mark.parametrize("variant", sorted(SHORT_GAMES))
+def test_a_client_sending_only_listed_commands_finishes_every_variant(
+    api: Api, variant: str
+) -> None:
+    """Issue 21: a Double Heartbeat bury and every Cancellation Hearts pass were listed only as
+    choice forms, which answer 422 when sent as listed: such a client stalled."""
+    game_id = api.start(variant)
+    final = api.play_listed(game_id, random.Random(variant))
+    assert final["status"] == "finished" and final["winners"], final

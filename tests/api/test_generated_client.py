@@ -1,10 +1,10 @@
 """A client generated from openapi/openapi.json with openapi-python-client plays every variant.
 
 The generated package is imported as it comes and used only through its typed functions and
-models: registration, creation, joining, views, commands (choice forms completed with
-``domain.choices.body``), scoreboard, events and a refusal, against a real server. Every answer
-must parse into the model the document promises (a union of per-variant models picks the
-variant's own, an event payload the model of its ``type``).
+models: registration, creation, joining, views, commands (entries of ``legal_commands`` sent as
+listed), scoreboard, events and a refusal, against a real server. Every answer must parse into
+the model the document promises (a union of per-variant models picks the variant's own, an event
+payload the model of its ``type``).
 """
 
 from __future__ import annotations
@@ -23,7 +23,6 @@ from typing import Any
 
 import pytest
 
-from domain.choices import body
 from service.settings import Settings
 from tests.client import SHORT_GAMES
 from tests.servers import running_server
@@ -55,24 +54,6 @@ class Generated:
         """A discriminated union's member models, by tag."""
         mapping = self.document["components"]["schemas"][schema_name]["discriminator"]["mapping"]
         return {tag: ref.rsplit("/", 1)[1] for tag, ref in mapping.items()}
-
-    def command_models(self, tag: str) -> list[Any]:
-        """The models a command with this tag may be (``play`` is two shapes)."""
-        name = self.by_discriminator("Command")[tag]
-        schema = self.document["components"]["schemas"][name]
-        names = [ref["$ref"].rsplit("/", 1)[1] for ref in schema.get("oneOf", [])] or [name]
-        return [self.model(each) for each in names]
-
-    def command(self, sent: dict[str, Any]) -> Any:
-        """A command body as the generated model it is (the one that gives it back exactly)."""
-        for kind in self.command_models(sent["type"]):
-            try:
-                typed = kind.from_dict(sent)
-            except (KeyError, TypeError, ValueError):
-                continue
-            if typed.to_dict() == sent:
-                return typed
-        raise AssertionError(f"no generated model fits {sent}")
 
 
 def ensure_generator() -> None:
@@ -159,20 +140,10 @@ def start(client: Generated, players: Players, variant: str) -> Any:
     return joined
 
 
-def pick(client: Generated, view: Any, rng: random.Random) -> Any | None:
-    """A random legal command of the view (a choice form completed), as a generated model."""
-    choice = client.model("Choice")
-    entries = [
-        entry
-        for entry in view.legal_commands
-        if isinstance(entry, choice) or entry.type_ not in SKIPPED
-    ]
-    if not entries:
-        return None
-    entry = rng.choice(entries)
-    if isinstance(entry, choice):
-        return client.command(body(entry.to_dict(), rng))
-    return entry
+def pick(view: Any, rng: random.Random) -> Any | None:
+    """A random entry of the view's legal commands, sent as it is listed (a generated model)."""
+    entries = [entry for entry in view.legal_commands if entry.type_ not in SKIPPED]
+    return rng.choice(entries) if entries else None
 
 
 def play(client: Generated, players: Players, variant: str, rng: random.Random) -> Any:
@@ -187,7 +158,7 @@ def play(client: Generated, players: Players, variant: str, rng: random.Random) 
         mine = (
             get_view.sync(game_id, client=players[rng.choice(view.to_act)]) if view.to_act else None
         )
-        command = pick(client, mine, rng) if mine is not None else None
+        command = pick(mine, rng) if mine is not None else None
         if command is None:  # only the server can move (a deadline): wait for it
             waited_since = waited_since or time.monotonic()
             assert time.monotonic() - waited_since < WAIT_SECONDS, "the game is stuck"

@@ -10,18 +10,6 @@ import httpx
 NAMES = ["张伟", "Ann", "李娜", "Ben", "王芳", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal"]
 
 
-def concrete(entry: dict[str, Any], rng: random.Random) -> dict[str, Any]:
-    """A body to send for one entry of ``legal_commands``: the command itself, or for a choice
-    form (``{"type": "choice", "command", "field", "from", "min", "max"}``) one of its picks."""
-    if entry.get("type") != "choice":
-        return entry
-    picks = rng.sample(range(len(entry["from"])), rng.randint(entry["min"], entry["max"]))
-    body = dict(entry["command"])
-    chosen = [card for index in sorted(picks) for card in entry["from"][index]]
-    body[entry["field"]] = [*body.get(entry["field"], []), *chosen]
-    return body
-
-
 class Game:
     """A started game whose seats are players named from NAMES; bots play any seat."""
 
@@ -57,8 +45,8 @@ class Game:
         seat = rng.choice(waiting)
         mine = self.http.get(f"/games/{self.game_id}/view", headers=self.auth(seat)).json()
         moves = [c for c in mine["legal_commands"] if c["type"] not in ("leave", "vote_cancel")]
-        if moves:
-            body = concrete(rng.choice(moves), rng)
+        if moves:  # sent exactly as listed, as any client may
+            body = rng.choice(moves)
             self.http.post(f"/games/{self.game_id}/commands", json=body, headers=self.auth(seat))
         return True
 

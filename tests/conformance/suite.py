@@ -1,8 +1,9 @@
-"""What every registered variant must do, checked on seeded random games through the aggregate.
+"""What every registered variant must do, checked on seeded random games through the aggregate
+(half of them played as a generic client plays: only commands sent exactly as listed).
 
 At every step of a game that is not over: somebody is awaited and every awaited seat has a
-legal command; every command listed to one of them (its whole ``legal_commands``, a choice form
-by its first and a random command) is accepted when sent; and, at some steps, nothing served
+legal command; every command listed to one of them (its whole ``legal_commands``, and a random
+command of each choice form) is accepted when sent; and, at some steps, nothing served
 to a seat or a spectator (its view and its events) holds a card it may not know (worked out
 from the full log apart from the redaction, as tests/leaks does over HTTP). At the end, the
 stored events fold back into the very same game. A failure names the variant and the seed.
@@ -18,11 +19,10 @@ import msgspec
 
 from domain import game
 from domain.aggregate import GameAggregate
-from domain.choices import Choice, command_at, first_command
-from domain.commands import Command
+from domain.choices import command_at
 from domain.errors import RuleViolation
 from domain.perspective import Perspective
-from projections.views import legal_commands
+from projections.views import legal
 from tests.property.playouts import cards_in, known_to, play, replayed, served_json
 
 LEAVE_RATE = 0.02  # odd seeds only: even ones play every game to its own end
@@ -46,7 +46,15 @@ def conforming_game(variant: str, seats: int, options: dict[str, Any], seed: int
 
     try:
         leave_rate = LEAVE_RATE if seed % 2 else 0.0
-        result = play(variant, seats, options, rng, leave_rate=leave_rate, check_step=check_step)
+        result = play(
+            variant,
+            seats,
+            options,
+            rng,
+            leave_rate=leave_rate,
+            check_step=check_step,
+            listed_only=seed % 4 < 2,  # half the games as a generic client plays
+        )
         assert result.aggregate.state.over, f"not over after {result.moves} moves"
         again = replayed(result.recorded)
         assert again.state == result.aggregate.state, "the folded events differ from the game"
@@ -65,27 +73,26 @@ def check_awaited(aggregate: GameAggregate, rng: random.Random) -> None:
     to_act = state.rules.to_act(state.table)
     assert to_act, "an active game awaits nobody"
     for seat in to_act:
-        assert state.rules.legal_moves(state.table, seat), f"seat {seat} is awaited, can do nothing"
+        assert state.rules.legal_commands(state.table, seat), (
+            f"seat {seat} awaited, can send nothing"
+        )
     seat = rng.choice(to_act)
-    for entry in legal_commands(state, seat):
-        for command in sendable(entry, rng):
-            try:
-                events = game.act(
-                    state,
-                    player_id=state.seats[seat].player_id,
-                    command=command,
-                    now=aggregate.modified_on,
-                    version=aggregate.version,
-                )
-            except RuleViolation as refusal:
-                raise AssertionError(f"seat {seat}'s listed {command} refused: {refusal}") from None
-            game.fold(state, events)
-
-
-def sendable(entry: Command | Choice, rng: random.Random) -> list[Command]:
-    if isinstance(entry, Command):
-        return [entry]
-    return [first_command(entry), command_at(entry, rng.randrange(entry.count))]
+    listed = legal(state, seat)
+    for command in [
+        *listed.commands,
+        *(command_at(f, rng.randrange(f.count)) for f in listed.forms),
+    ]:
+        try:
+            events = game.act(
+                state,
+                player_id=state.seats[seat].player_id,
+                command=command,
+                now=aggregate.modified_on,
+                version=aggregate.version,
+            )
+        except RuleViolation as refusal:
+            raise AssertionError(f"seat {seat}'s listed {command} refused: {refusal}") from None
+        game.fold(state, events)
 
 
 def check_no_leak(aggregate: GameAggregate, seat: int | None) -> None:

@@ -12,10 +12,11 @@ import msgspec
 
 from domain.aggregate import GameAggregate, Recorded, project
 from domain.choices import Choice, pick
-from domain.commands import Command, Leave, VoteCancel
+from domain.commands import COMMON_COMMANDS, Command, Leave, VoteCancel, parse_command
+from domain.game import GameState
 from domain.perspective import Perspective, redact
 from domain.variants import deadline_started
-from projections.views import as_of, view
+from projections.views import as_of, legal, view
 from service.store.mapper import EnvelopeMapper
 from service.tools.simulate import seated_game
 
@@ -38,6 +39,18 @@ def choose(legal: list[Command | Choice], rng: random.Random, leave_rate: float)
     return pick(rules_moves, rng)
 
 
+def choose_listed(state: GameState, seat: int, rng: random.Random, leave_rate: float) -> Command:
+    """What a generic client does: leave now and then; otherwise one entry of the view's
+    ``legal_commands`` drawn uniformly, sent exactly as listed (as JSON, parsed as the service
+    parses a body)."""
+    listed = [c for c in legal(state, seat).commands if not isinstance(c, VoteCancel | Leave)]
+    assert listed, f"seat {seat} is awaited but is listed no command to send"
+    if rng.random() < leave_rate:
+        return Leave()
+    body = msgspec.json.decode(msgspec.json.encode(rng.choice(listed)))
+    return parse_command((*COMMON_COMMANDS, *state.rules.commands), body)
+
+
 def play(
     variant: str,
     seats: int,
@@ -48,9 +61,11 @@ def play(
     check_step: Any = None,
     max_moves: int = 10_000,
     pause_rate: float = 0.0,
+    listed_only: bool = False,
 ) -> Playout:
-    """A random game: each move a seat the game waits for sends a random legal command, one
-    second after the last (``pause_rate``: sometimes a minute after, past any deadline)."""
+    """A random game, played to its end: each move a seat the game waits for sends a random
+    legal command (``listed_only``: one of its view's ``legal_commands`` exactly as listed),
+    one second after the last (``pause_rate``: sometimes a minute after, past any deadline)."""
     aggregate = seated_game(variant, seats, options, rng, START)
     check_deadline = DeadlineCheck()
     check_deadline(aggregate)
@@ -68,15 +83,19 @@ def play(
         to_act = state.rules.to_act(state.table)
         assert to_act, "an active game must wait for somebody"
         seat = rng.choice(to_act)
-        legal = state.rules.legal_moves(state.table, seat)
-        assert legal, f"seat {seat} is awaited but has no legal command"
-        command = choose(legal, rng, leave_rate)
+        if listed_only:
+            command = choose_listed(state, seat, rng, leave_rate)
+        else:
+            offered = state.rules.legal_moves(state.table, seat)
+            assert offered, f"seat {seat} is awaited but has no legal command"
+            command = choose(offered, rng, leave_rate)
         aggregate.act(player_id=f"p{seat}", command=command, command_id=f"m{moves}", now=now)
         moves += 1
         check_deadline(aggregate)
         if check_step is not None:
             check_step(aggregate, rng)
             check_deadline(aggregate)
+    assert aggregate.state.status != "active", f"the game did not end in {max_moves} moves"
     recorded: list[Recorded] = aggregate.collect_events()  # type: ignore[assignment]
     check_result(aggregate)
     return Playout(aggregate=aggregate, recorded=recorded, moves=moves)

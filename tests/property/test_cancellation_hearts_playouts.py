@@ -333,7 +333,15 @@ def test_random_cancellation_hearts_matches(chunk: int) -> None:
         leave_rate = rng.choice([0.0, 0.0, 0.002])
         try:
             result = play(
-                VARIANT, seats, options, rng, leave_rate=leave_rate, check_step=check_no_leak
+                VARIANT,
+                seats,
+                options,
+                rng,
+                leave_rate=leave_rate,
+                check_step=check_no_leak,
+                # Every other match as a generic client plays: listed commands only, never a
+                # form's other passes (the others draw from every pass).
+                listed_only=index % 2 == 0,
             )
             check_match(result, seats, options)
         except AssertionError as error:

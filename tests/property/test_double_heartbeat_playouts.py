@@ -330,6 +330,9 @@ def test_random_double_heartbeat_matches(chunk: int) -> None:
                 rng,
                 leave_rate=leave_rate,
                 check_step=check_step,
+                # Every other match as a generic client plays: listed commands only, never a
+                # form's other commands (the others draw from everything, forms included).
+                listed_only=index % 2 == 0,
             )
             referee = check_match(result, options)
         except AssertionError as error:

@@ -22,7 +22,8 @@ docs/rules/double-heartbeat.md, each cited by a test):
   alliance before the play, so the bomb can never form a new alliance with that lead.
 - ``double-heartbeat/full-line-ace-high``: a run of all 13 ranks reads with the ace high.
 - ``double-heartbeat/one-representative``: the legal commands list one set of cards per
-  distinct combination (type, count, ranks); airplane+pairs come as one choice form per chain.
+  distinct combination (type, count, ranks); airplane+pairs come as one choice form per chain
+  (listed as the play with the chain's lowest wings).
 """
 
 from __future__ import annotations

@@ -132,19 +132,25 @@ def _refine(schema: dict[str, Any], app: Litestar) -> None:
 
 
 CHOICE_DESCRIPTION = (
-    "A choice form: one entry of `legal_commands` standing for many commands. Take `command` and"
-    " append to its list `field` the cards of between `min` and `max` entries of `from` (each"
-    " entry at most once, in the order listed): every such body is a legal command, and no other"
-    " of that shape is. Picks giving the same cards are the same command (a double deck may list"
-    " an entry twice); `count` is the number of distinct commands. Used where listing them all"
-    " would swamp the view: a Cancellation Hearts pass, a Double Heartbeat bury, the wings of an"
-    " airplane with pairs."
+    "A choice form: one kind of command with too many legal commands to list (a Cancellation"
+    " Hearts pass, a Double Heartbeat bury, the wings of one airplane with pairs). It is never"
+    " sent itself. Its expansion: take `command` and append to its list `field` the cards of"
+    " between `min` and `max` entries of `from` (each entry at most once, in the order listed);"
+    " every such body is a legal command, and together they are every legal command of that"
+    " kind (an airplane's: up to the suits of its triples, which the rules never look at)."
+    " Picks giving the same cards are the same command (a double deck may list an entry twice);"
+    " `count` is the number of distinct commands. `legal_commands` lists, for each size n from"
+    " `min` to `max`, the body made of the first n entries of `from`."
 )
 VIEW_FIELDS = {
-    "legal_commands": "Every legal command for this seat: ready-to-send bodies (send one as it"
-    " is) and choice forms (`type: choice`), which stand for many bodies at once.",
-    "choice_forms": "The command types that `legal_commands` gives as choice forms right now"
-    " (empty: every entry is a ready-to-send body).",
+    "legal_commands": "Commands for this seat to send exactly as they are: every legal command"
+    " (one per set of ranks where the variant's rules never look at suits), except that a kind"
+    " too large to list (see `choice_forms`) is represented by a few of its commands, so every"
+    " kind of play has one here. A client that only ever sends one of these can finish any"
+    " game.",
+    "choice_forms": "The kinds of command too large to list, each as a form whose expansion is"
+    " exactly its legal commands; together with `legal_commands` they are every legal command."
+    " Empty when `legal_commands` is every legal command. The contract: docs/legal-commands.md.",
     "expiry_pending": "A deadline had passed when this view was made: it shows the game after"
     " the expiry, which the server records shortly (`version` is still the stored one).",
     "end_reason": "How the game ended: `complete`, `forfeit` (fewer than two seats were left) or"
@@ -154,12 +160,8 @@ VIEW_FIELDS = {
 
 
 def _document_view(components: dict[str, Any]) -> None:
-    """The view's legal commands: plain bodies or choice forms; what its newer fields mean."""
+    """What the view's newer fields mean, and the choice form's loose `command`."""
     properties = components["View"]["properties"]
-    properties["legal_commands"] = {
-        "type": "array",
-        "items": {"oneOf": [ref("Command"), ref("Choice")]},  # a choice is `type: choice`
-    }
     for name, description in VIEW_FIELDS.items():
         properties[name]["description"] = description
     if "Choice" in components:

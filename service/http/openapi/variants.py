@@ -179,10 +179,7 @@ PER_VARIANT: dict[str, tuple[str, Callable[[str], str], Narrowing]] = {
         lambda v: {
             "table": nullable(ref(f"{pascal(v.id)}Table")),
             "options": ref(v.options_type.__name__),
-            "legal_commands": {
-                "type": "array",
-                "items": {"oneOf": [ref(f"{pascal(v.id)}Command"), ref("Choice")]},
-            },
+            "legal_commands": {"type": "array", "items": ref(f"{pascal(v.id)}Command")},
         },
     ),
     "LobbyEntry": (

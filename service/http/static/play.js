@@ -1,9 +1,9 @@
 // Playing from the page: the seated player's hand and the moves the service lists for it.
 // Nothing here knows a variant: a card that listed commands name is played by clicking it (a
 // choice between them when several do); where the moves take several cards, cards are picked one
-// by one and matched against the listed commands and choice forms; any other command is a
-// button. A variant's words for its moves, and how picked cards make its listed plays, come from
-// its table module (table-modules.js).
+// by one and matched against the listed commands and the view's choice forms; any other command
+// is a button. A variant's words for its moves, and how picked cards make its listed plays, come
+// from its table module (table-modules.js).
 
 import { cardFace, cardLabel, cardsLabel } from "./cards.js";
 import { clear, countdown, el } from "./dom.js";
@@ -54,8 +54,9 @@ function takeCards(pool, cards) {
   return rest;
 }
 
-// A choice form ({type: "choice", command, field, from, min, max}) stands for every command
-// made by appending min..max of its entries to the command's cards: the one the selection makes.
+// A choice form of the view's choice_forms ({type: "choice", command, field, from, min, max})
+// stands for every command made by appending min..max of its entries to the command's cards:
+// the one the selection makes.
 function matchForm(form, selected) {
   const fixed = form.command[form.field] || [];
   const rest = takeCards(selected, fixed);
@@ -75,6 +76,13 @@ function matchForm(form, selected) {
   };
   if (!search(rest, 0)) return null;
   return { ...form.command, [form.field]: [...fixed, ...picks.flat()] };
+}
+
+// Whether a listed command is one of the form's (legal_commands lists a few of them as they
+// are): those are picked through the form, not listed again.
+function formHolds(form, command) {
+  const same = Object.keys({ ...form.command, ...command }).every((key) => key === form.field || form.command[key] === command[key]);
+  return same && Array.isArray(command[form.field]) && matchForm(form, command[form.field]) !== null;
 }
 
 function formCards(form) {
@@ -257,10 +265,10 @@ export function renderPlay(root, view, ctx) {
     redraw: () => renderPlay(root, view, ctx),
   };
   const commands = view.legal_commands || [];
+  const forms = view.choice_forms || [];
   const single = commands.filter((c) => typeof c.card === "string");
-  const multi = commands.filter((c) => Array.isArray(c.cards));
-  const forms = commands.filter((c) => c.type === "choice");
-  const other = commands.filter((c) => c.card === undefined && c.cards === undefined && c.type !== "choice");
+  const multi = commands.filter((c) => Array.isArray(c.cards) && !forms.some((form) => formHolds(form, c)));
+  const other = commands.filter((c) => c.card === undefined && c.cards === undefined);
   const selecting = multi.length + forms.length > 0 && single.length === 0;
   const usableCards = new Set([...multi.flatMap((c) => c.cards), ...forms.flatMap(formCards)]);
 
