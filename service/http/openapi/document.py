@@ -21,8 +21,17 @@ from domain.variants import VARIANTS
 from service.application.players import MAX_NAME
 from service.http.bodies import GAME_STATUSES, CreateGame, CreatePlayer, JoinGame
 from service.http.openapi.responses import document_errors
-from service.http.openapi.variants import REF, ref, split_by_variant, tag_constant, variant_schemas
+from service.http.openapi.variants import (
+    FORM_FIELD,
+    REF,
+    ref,
+    split_by_variant,
+    struct_schemas,
+    tag_constant,
+    variant_schemas,
+)
 
+REF_PREFIX = REF.format(name="")
 CARD_PATTERN = r"^((10|[2-9JQKA])[SHDC]|BJ|RJ)$"
 SSE_EVENT: dict[str, Any] = {
     "description": "`event: event` (data: an EventOut, id: its version), `event: view` (data: a"
@@ -107,7 +116,7 @@ def _refine(schema: dict[str, Any], app: Litestar) -> None:
     components = schema.setdefault("components", {}).setdefault("schemas", {})
     paths = schema.get("paths", {})
     bodies = {"registerPlayer": CreatePlayer, "createGame": CreateGame, "joinGame": JoinGame}
-    (generated, defs) = msgspec.json.schema_components(list(bodies.values()), ref_template=REF)
+    (generated, defs) = struct_schemas(bodies.values())
     components.update(defs)
     variant_schemas(components)
     components["Problem"] = PROBLEM_SCHEMA
@@ -129,6 +138,7 @@ def _refine(schema: dict[str, Any], app: Litestar) -> None:
     split_by_variant(components)
     _game_ids_are_uuids(schema)
     document_errors(schema, app)
+    _drop_unreferenced(schema)
 
 
 CHOICE_DESCRIPTION = (
@@ -166,15 +176,10 @@ def _document_view(components: dict[str, Any]) -> None:
         choice = components["Choice"]
         choice["description"] = CHOICE_DESCRIPTION
         tag_constant(choice)
-        # Not a Command: its `field` lacks the chosen cards (a pass template holds no card yet).
-        choice["properties"]["command"] = {
-            "description": "The command to complete: its `type` and every field but the chosen"
-            " cards; `field` holds the cards fixed in advance (often none).",
-            "type": "object",
-            "properties": {"type": {"type": "string"}},
-            "required": ["type"],
-            "additionalProperties": True,
-        }
+        # Not a Command: its cards lack the chosen ones (a pass holds none yet).
+        choice["properties"]["command"] = ref("ChoiceCommand")
+        choice["properties"]["field"] = {"type": "string", "const": FORM_FIELD}
+        choice["properties"]["from"]["items"]["items"]["pattern"] = CARD_PATTERN
 
 
 def _operations(paths: dict[str, Any]) -> list[dict[str, Any]]:
@@ -195,6 +200,8 @@ def _document_constraints(components: dict[str, Any], paths: dict[str, Any]) -> 
         components[body]["properties"]["client_seed"]["maxLength"] = MAX_CLIENT_SEED
     for component in components.values():
         properties = component.get("properties", {}) if isinstance(component, dict) else {}
+        if properties.get("variant", {}).keys() == {"type"}:  # a plain string: name it exactly
+            properties["variant"]["enum"] = variants
         if "card" in properties and properties["card"].get("type") == "string":
             properties["card"]["pattern"] = CARD_PATTERN
         if "cards" in properties and properties["cards"].get("type") == "array":
@@ -255,6 +262,28 @@ def _forbid_unknown_fields(components: dict[str, Any]) -> None:
             and "properties" in component
         ):
             component.setdefault("additionalProperties", False)
+
+
+def _drop_unreferenced(schema: dict[str, Any]) -> None:
+    """Drop the components nothing refers to any more: litestar's own schemas of what is
+    refined here (the ``Any``-typed base ``Event``, ``Secret[Any]``)."""
+    components = schema["components"]["schemas"]
+    reached: set[str] = set()
+    pending = [schema["paths"]]
+    while pending:
+        value = pending.pop()
+        if isinstance(value, dict):
+            target = value.get("$ref")
+            if isinstance(target, str) and target.startswith(REF_PREFIX):
+                name = target.removeprefix(REF_PREFIX)
+                if name not in reached:
+                    reached.add(name)
+                    pending.append(components[name])
+            pending.extend(value.values())
+        elif isinstance(value, list):
+            pending.extend(value)
+    for name in set(components) - reached:
+        del components[name]
 
 
 def openapi_document(app: Litestar) -> dict[str, Any]:
