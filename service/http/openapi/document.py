@@ -20,10 +20,11 @@ from domain.variant import COMPLETE, FORFEIT
 from domain.variants import VARIANTS
 from service.application.players import MAX_NAME
 from service.http.bodies import GAME_STATUSES, CreateGame, CreatePlayer, JoinGame
+from service.http.openapi.reach import drop_unreferenced, require_what_answers_carry
 from service.http.openapi.responses import document_errors
 from service.http.openapi.variants import (
     FORM_FIELD,
-    REF,
+    omitting_defaults,
     ref,
     split_by_variant,
     struct_schemas,
@@ -31,7 +32,6 @@ from service.http.openapi.variants import (
     variant_schemas,
 )
 
-REF_PREFIX = REF.format(name="")
 CARD_PATTERN = r"^((10|[2-9JQKA])[SHDC]|BJ|RJ)$"
 SSE_EVENT: dict[str, Any] = {
     "description": "`event: event` (data: an EventOut, id: its version), `event: view` (data: a"
@@ -138,7 +138,8 @@ def _refine(schema: dict[str, Any], app: Litestar) -> None:
     split_by_variant(components)
     _game_ids_are_uuids(schema)
     document_errors(schema, app)
-    _drop_unreferenced(schema)
+    drop_unreferenced(schema)
+    require_what_answers_carry(schema, omitting_defaults())
 
 
 CHOICE_DESCRIPTION = (
@@ -262,28 +263,6 @@ def _forbid_unknown_fields(components: dict[str, Any]) -> None:
             and "properties" in component
         ):
             component.setdefault("additionalProperties", False)
-
-
-def _drop_unreferenced(schema: dict[str, Any]) -> None:
-    """Drop the components nothing refers to any more: litestar's own schemas of what is
-    refined here (the ``Any``-typed base ``Event``, ``Secret[Any]``)."""
-    components = schema["components"]["schemas"]
-    reached: set[str] = set()
-    pending = [schema["paths"]]
-    while pending:
-        value = pending.pop()
-        if isinstance(value, dict):
-            target = value.get("$ref")
-            if isinstance(target, str) and target.startswith(REF_PREFIX):
-                name = target.removeprefix(REF_PREFIX)
-                if name not in reached:
-                    reached.add(name)
-                    pending.append(components[name])
-            pending.extend(value.values())
-        elif isinstance(value, list):
-            pending.extend(value)
-    for name in set(components) - reached:
-        del components[name]
 
 
 def openapi_document(app: Litestar) -> dict[str, Any]:

@@ -297,13 +297,23 @@ def split_by_variant(components: Schemas) -> None:
         }
 
 
+def variant_types() -> list[type[msgspec.Struct]]:
+    """Every variant's tables, options, commands and events."""
+    tables = [table_type(variant) for variant in VARIANTS.values()]
+    options = [variant.options_type for variant in VARIANTS.values()]
+    return [*tables, *options, *command_types(), *event_types().values()]
+
+
+def omitting_defaults() -> set[str]:
+    """The components of the Structs that leave a field out when it holds its default."""
+    return {kind.__name__ for kind in variant_types() if kind.__struct_config__.omit_defaults}
+
+
 def variant_schemas(components: Schemas) -> None:
     """Tables, options, commands and events into the components (``split_by_variant`` then
     puts them into the documents that carry them)."""
-    tables = [table_type(variant) for variant in VARIANTS.values()]
-    options = [variant.options_type for variant in VARIANTS.values()]
     events = list(event_types().values())
-    _, defs = struct_schemas([*tables, *options, *command_types(), *events])
+    _, defs = struct_schemas(variant_types())
     components.update(defs)
     components.update(command_schemas())
     components.update(choice_command_schemas(components))
