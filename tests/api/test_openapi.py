@@ -93,6 +93,21 @@ def test_choice_forms_and_sealed_commands_are_typed_with_commands() -> None:
     }
 
 
+def test_answers_require_every_field_they_always_carry() -> None:
+    schemas = document()["components"]["schemas"]
+    assert schemas["SealedCommand"]["required"] == ["owner", "salt", "value"]
+    assert "kitty" in schemas["TrickResolved"]["required"]  # a default, but always encoded
+    finished = schemas["GameFinished"]  # omits `reason` when it holds its default
+    assert (
+        "reason" not in finished["required"] and "default" not in finished["properties"]["reason"]
+    )
+    assert "Absent" in finished["properties"]["reason"]["description"]
+    # What a request may leave out stays optional, though answers carry it too.
+    assert "client_seed" not in schemas["JoinGame"].get("required", [])
+    assert "declared" not in schemas["PlayDown"]["required"]
+    assert not schemas["HeartbeatOptions"].get("required")
+
+
 def test_every_operation_is_named_and_documents_its_problems() -> None:
     operations = list(every_operation())
     assert len({op["operationId"] for op in operations}) == len(operations) >= 12

@@ -49,8 +49,8 @@ def command_types() -> list[type[Command]]:
 
 def _safe_name(name: str) -> str:
     """msgspec names generic Structs like ``Secret_tuple_str__...__``: keep what a generator
-    can turn into a class name."""
-    return re.sub(r"[^A-Za-z0-9]+", "_", name).strip("_")
+    can turn into a class name (without the ``typing.`` of a ``Literal`` argument)."""
+    return re.sub(r"[^A-Za-z0-9]+", "_", name.replace("typing.", "")).strip("_")
 
 
 def _rename(value: Any, renames: dict[str, str]) -> Any:
@@ -175,8 +175,8 @@ def form_commands(variant: Variant[Any, Any] | None = None) -> list[type[Command
 
 def choice_command_schemas(components: Schemas) -> Schemas:
     """``ChoiceCommand``: what a choice form's ``command`` may be. Its ``cards`` hold only the
-    cards fixed in advance, so a command with a least number of cards gets a ``Partial`` copy
-    without that bound."""
+    cards fixed in advance, so a command whose cards have a lower bound gets a ``Partial``
+    copy without it."""
     schemas: Schemas = {}
     members: dict[str, str] = {}
     for kind in form_commands():
@@ -188,7 +188,8 @@ def choice_command_schemas(components: Schemas) -> Schemas:
             partial["description"] = f"A `{kind.__name__}` before its cards are chosen."
             schemas[name] = partial
         tag = tag_of_type(kind)
-        assert tag not in members, f"two choice-form commands are tagged {tag!r}"
+        if tag in members:
+            raise ValueError(f"two commands a choice form completes are tagged {tag!r}")
         members[tag] = name
     schemas["ChoiceCommand"] = _tagged_union(
         members,
