@@ -1,5 +1,5 @@
 // A random client of cardledger built only from openapi/openapi.json: openapi-typescript turns the
-// document into schema.d.ts, openapi-fetch sends the requests, and `tsc --strict` checks it all
+// document into schema.ts, openapi-fetch sends the requests, and `tsc --strict` checks it all
 // with no casts. It plays one game of the variant named on the command line to its end, sending
 // only entries of `legal_commands` exactly as listed, and prints what it saw as one JSON line.
 //
@@ -53,7 +53,7 @@ function sendable(view: View): Sendable[] {
 async function creation(api: Api, variant: string): Promise<Creation> {
   const { data, error } = await api.GET("/variants");
   const info = data?.find((each) => each.id === variant) ?? fail(`no variant ${variant}`, error);
-  const base = { client_seed: "", variant: info.id };
+  const base = { client_seed: "" };
   switch (info.id) {
     case "open-hand":
       return { ...base, variant: info.id, seats: 4, options: info.options };
