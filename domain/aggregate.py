@@ -20,7 +20,7 @@ from domain import game
 from domain.chain import GENESIS, event_hash, hashed_body
 from domain.commands import Command
 from domain.deadlines import Expiry
-from domain.events import Event, GameCreated, Secret
+from domain.events import CancelledBy, Event, GameCreated, Secret
 from domain.game import GameState
 from domain.variants import VARIANTS
 
@@ -144,7 +144,7 @@ class GameAggregate(BaseAggregate[UUID]):
         return recorded + self.record(events, cause)
 
     def cancel(
-        self, *, by: str, player_id: str | None, command_id: str, now: datetime
+        self, *, by: CancelledBy, player_id: str | None, command_id: str, now: datetime
     ) -> list[Recorded]:
         events = game.cancel(self.state, by=by, player_id=player_id)
         actor = "admin" if by == "admin" else "seat:0"

@@ -8,11 +8,13 @@ needs code of its own for it.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, Literal, TypeVar
 
 import msgspec
 
 T = TypeVar("T")
+CancelledBy = Literal["creator", "vote", "admin"]
+Ending = Literal["complete", "forfeit"]  # how a game that was not cancelled ended
 
 TOPIC_PREFIX = "cardledger"
 
@@ -127,7 +129,7 @@ class CancelVoted(Event, frozen=True, tag="CancelVoted"):
 
 
 class GameCancelled(Event, frozen=True, tag="GameCancelled"):
-    by: str  # "creator", "vote" or "admin"
+    by: CancelledBy
     seed: str
 
 
@@ -139,7 +141,7 @@ class GameFinished(Event, frozen=True, tag="GameFinished", omit_defaults=True):
     scores: tuple[int, ...]
     winners: tuple[int, ...]
     seed: str
-    reason: str = "complete"
+    reason: Ending = "complete"
 
 
 LIFECYCLE_EVENTS: tuple[type[Event], ...] = (

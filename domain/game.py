@@ -17,6 +17,7 @@ from domain.commands import Command, Leave, VoteCancel
 from domain.deadlines import Expiry, events_of, is_due
 from domain.errors import Failure, RuleViolation, forbidden, invalid
 from domain.events import (
+    CancelledBy,
     CancelVoted,
     Event,
     GameCancelled,
@@ -105,7 +106,7 @@ class GameState(msgspec.Struct, frozen=True, kw_only=True):
     status: str = "waiting"  # waiting, active, finished, cancelled
     table: Any = None
     outcome: Outcome | None = None
-    cancelled_by: str | None = None
+    cancelled_by: CancelledBy | None = None
     revealed_seed: str | None = None
 
     @property
@@ -206,7 +207,7 @@ def join(
     return events
 
 
-def cancel(state: GameState, *, by: str, player_id: str | None) -> list[Event]:
+def cancel(state: GameState, *, by: CancelledBy, player_id: str | None) -> list[Event]:
     """Cancel by the creator (before the start) or by an operator (any time before the end)."""
     if state.over:
         raise _ended(state)

@@ -9,14 +9,14 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from datetime import datetime
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Final, Generic, TypeVar
 
 import msgspec
 
 from domain.choices import Choice, split
 from domain.commands import Command
 from domain.errors import Failure
-from domain.events import Event, Secret
+from domain.events import Ending, Event, Secret
 from domain.fairness import RandomStream
 from domain.perspective import Perspective, shown
 
@@ -24,8 +24,8 @@ Table = TypeVar("Table")
 Opts = TypeVar("Opts", bound=msgspec.Struct)
 
 
-FORFEIT = "forfeit"
-COMPLETE = "complete"
+FORFEIT: Final = "forfeit"
+COMPLETE: Final = "complete"
 
 
 class Outcome(msgspec.Struct, frozen=True):
@@ -34,7 +34,7 @@ class Outcome(msgspec.Struct, frozen=True):
 
     scores: tuple[int, ...]
     winners: tuple[int, ...]
-    reason: str = COMPLETE
+    reason: Ending = COMPLETE
 
 
 class ScoreRow(msgspec.Struct, frozen=True):

@@ -8,7 +8,7 @@ from typing import Any
 import msgspec
 
 from domain.aggregate import Recorded
-from domain.events import tag_of
+from domain.events import Event, Secret, tag_of
 from domain.perspective import Perspective, redact
 
 
@@ -20,9 +20,9 @@ class EventOut(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     timestamp: datetime
     actor: str
     command_id: str
-    command: Any
+    command: Secret[Any] | None  # the seat's command, on the first event of its batch
     type: str
-    payload: Any
+    payload: Event
     prev_hash: str
     hash: str
     expiry: datetime | None = None

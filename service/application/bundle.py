@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import Any, Final, Literal
 from uuid import UUID
 
 import msgspec
@@ -13,11 +13,11 @@ from domain.events import Secret, tag_of_type
 from domain.variants import event_types
 from projections.events import EventOut
 
-FORMAT = "cardledger-bundle/v1"
+FORMAT: Final = "cardledger-bundle/v1"
 
 
 class Bundle(msgspec.Struct, frozen=True, kw_only=True):
-    format: str
+    format: Literal["cardledger-bundle/v1"]  # FORMAT
     game_id: str
     variant: str
     events: list[EventOut]

@@ -16,6 +16,7 @@ from uuid import UUID
 from domain import game
 from domain.aggregate import GameAggregate, Recorded
 from domain.commands import COMMON_COMMANDS, Command, parse_command
+from domain.events import CancelledBy
 from domain.fairness import SEED_BYTES
 from domain.perspective import Perspective
 from projections.events import event_out
@@ -132,7 +133,7 @@ class GameCommands:
     def cancel(
         self, principal: Principal, game_id: UUID, *, idempotency: Idempotency | None
     ) -> CommandResult:
-        by = "admin" if principal.admin else "creator"
+        by: CancelledBy = "admin" if principal.admin else "creator"
 
         def decide(aggregate: GameAggregate) -> list[Recorded]:
             return aggregate.cancel(

@@ -21,7 +21,7 @@ from service.application.telemetry import Children
 from service.auth import bearer_token, same_secret
 
 LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10)
-CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
+CONTENT_TYPE = "text/plain; version=0.0.4"  # litestar adds "; charset=utf-8" to text/*
 
 
 class Metrics:

@@ -46,12 +46,66 @@ def test_commands_are_a_discriminated_union_of_closed_objects() -> None:
         assert target["properties"]["type"]["const"] in union["discriminator"]["mapping"]
     body = operation("sendCommand")["requestBody"]
     assert body["content"]["application/json"]["schema"] == {"$ref": REF + "Command"}
-    every = schemas["Command"]["discriminator"]["mapping"]
+    every = [schemas[name_of(ref)] for ref in schemas["Command"]["oneOf"]]
     tags = {tag_of_type(kind) for v in VARIANTS.values() for kind in v.commands}
-    assert set(every) == tags | {"vote_cancel", "leave"}
-    assert name_of({"$ref": every["play"]}) == "PlayCommand"  # one card, or a combination
+    assert {member["properties"]["type"]["const"] for member in every} == tags | {
+        "vote_cancel",
+        "leave",
+    }
+    plays = [member for member in every if member["properties"]["type"]["const"] == "play"]
+    assert [member["title"] for member in plays] == ["PlayCard", "PlayCombination"]
+    # No discriminator can name one schema for `play`: closed objects with different required
+    # fields tell the two apart.
+    assert "discriminator" not in schemas["Command"]
+    assert all(member["additionalProperties"] is False for member in every)
+    assert set(plays[0]["required"]) ^ set(plays[1]["required"]) == {"card", "cards"}
     for name in ("CreatePlayer", "JoinGame", *members(schemas, "CreateGame").values()):
         assert schemas[name]["additionalProperties"] is False
+
+
+def test_choice_forms_and_sealed_commands_are_typed_with_commands() -> None:
+    schemas = document()["components"]["schemas"]
+    choice = schemas["Choice"]["properties"]
+    assert choice["command"] == {"$ref": REF + "ChoiceCommand"}
+    forms = members(schemas, "ChoiceCommand")
+    assert forms == {
+        "bury": "BuryCards",
+        "pass_cards": "PartialPassCards",
+        "play": "PlayCombination",
+    }
+    partial, whole = schemas["PartialPassCards"], schemas["PassCards"]
+    assert whole["properties"]["cards"]["minItems"] == 3  # a form holds none of them yet
+    assert "minItems" not in partial["properties"]["cards"]
+    assert partial["properties"]["type"] == whole["properties"]["type"]
+    sealed = schemas["EventOut"]["properties"]["command"]["oneOf"]
+    assert sealed == [{"$ref": REF + "SealedCommand"}, {"type": "null"}]
+    value = schemas["SealedCommand"]["properties"]["value"]["oneOf"]
+    assert value == [{"$ref": REF + "Command"}, {"type": "null"}]
+    views = {
+        variant: schemas[name]["properties"] for variant, name in members(schemas, "View").items()
+    }
+    assert views["cancellation-hearts"]["choice_forms"]["items"]["enum"] == ["pass_cards"]
+    assert views["double-heartbeat"]["choice_forms"]["items"]["enum"] == ["bury", "play"]
+    assert views["open-hand"]["choice_forms"]["maxItems"] == 0
+    assert schemas["Bundle"]["properties"]["format"] == {
+        "type": "string",
+        "const": "cardledger-bundle/v1",
+    }
+
+
+def test_answers_require_every_field_they_always_carry() -> None:
+    schemas = document()["components"]["schemas"]
+    assert schemas["SealedCommand"]["required"] == ["owner", "salt", "value"]
+    assert "kitty" in schemas["TrickResolved"]["required"]  # a default, but always encoded
+    finished = schemas["GameFinished"]  # omits `reason` when it holds its default
+    assert (
+        "reason" not in finished["required"] and "default" not in finished["properties"]["reason"]
+    )
+    assert "Absent" in finished["properties"]["reason"]["description"]
+    # What a request may leave out stays optional, though answers carry it too.
+    assert "client_seed" not in schemas["JoinGame"].get("required", [])
+    assert "declared" not in schemas["PlayDown"]["required"]
+    assert not schemas["HeartbeatOptions"].get("required")
 
 
 def test_every_operation_is_named_and_documents_its_problems() -> None:

@@ -12,6 +12,7 @@ from domain.events import Event, Secret
 
 MoonRule = Literal["choose", "subtract", "add"]
 MoonChoice = Literal["subtract", "add"]
+PassDirection = Literal["left", "right"]
 
 
 class CancellationHeartsOptions(
@@ -53,7 +54,7 @@ class PassesDelivered(Event, frozen=True, tag="PassesDelivered"):
     ``senders[r]`` (None: seat r takes no part in passing, having left)."""
 
     hand: int
-    direction: str  # "left" or "right"
+    direction: PassDirection
     senders: tuple[int | None, ...]
     received: tuple[Secret[tuple[str, ...]], ...]
 
@@ -96,6 +97,6 @@ class PenaltiesScored(Event, frozen=True, tag="PenaltiesScored"):
     hand: int
     taken: tuple[int, ...]
     moon: int | None
-    moon_choice: str | None
+    moon_choice: MoonChoice | None
     points: tuple[int, ...]
     totals: tuple[int, ...]

@@ -14,18 +14,23 @@ from domain.commands import Command
 from domain.errors import RuleViolation, invalid
 from domain.events import Event
 from domain.variant import Turn
-from domain.variants.cancellation_hearts.messages import CardsPassed, PassCards, PassesDelivered
+from domain.variants.cancellation_hearts.messages import (
+    CardsPassed,
+    PassCards,
+    PassDirection,
+    PassesDelivered,
+)
 from domain.variants.cancellation_hearts.table import CancellationHeartsTable, evolve
 
 PASS_SIZE = 3
 
 
-def pass_direction(hand: int) -> str:
+def pass_direction(hand: int) -> PassDirection:
     """Hand 1 passes left, hand 2 right, and so on."""
     return "left" if hand % 2 == 1 else "right"
 
 
-def pass_targets(left: Sequence[bool], direction: str) -> tuple[int | None, ...]:
+def pass_targets(left: Sequence[bool], direction: PassDirection) -> tuple[int | None, ...]:
     """``targets[s]``: the seat that receives seat s's pass (None for a seat that left)."""
     count = len(left)
     step = 1 if direction == "left" else -1

@@ -45,6 +45,7 @@ from domain.variants.cancellation_hearts.messages import (
     CancellationHeartsOptions,
     CardsPassed,
     ChooseMoon,
+    MoonChoice,
     MoonShot,
     PassCards,
     PassesDelivered,
@@ -231,13 +232,14 @@ class CancellationHearts(Variant[CancellationHeartsTable, CancellationHeartsOpti
 
     def _score(self, table: Table, turn: Turn) -> list[Event]:
         shooter = moon_shooter(self._taken(table))
-        if shooter is not None and table.options.moon == "choose":
+        rule = table.options.moon
+        if shooter is not None and rule == "choose":
             if table.at_table(shooter):
                 return [MoonShot(hand=table.hand_number, seat=shooter)]
             return self._scored(table, "subtract", turn)
-        return self._scored(table, table.options.moon, turn)
+        return self._scored(table, "subtract" if rule == "choose" else rule, turn)  # no moon
 
-    def _scored(self, table: Table, choice: str, turn: Turn) -> list[Event]:
+    def _scored(self, table: Table, choice: MoonChoice, turn: Turn) -> list[Event]:
         taken = self._taken(table)
         shooter = moon_shooter(taken)
         moon_choice = choice if shooter is not None else None

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 import msgspec
 
 from domain.cards import without
@@ -19,6 +21,7 @@ from domain.variants.cancellation_hearts.messages import (
 from domain.variants.cancellation_hearts.tricks import breaks_hearts, sort_hand
 
 _replace = msgspec.structs.replace
+Phase = Literal["waiting", "passing", "playing", "moon", "scored", "over"]
 
 
 class TrickSummary(msgspec.Struct, frozen=True, kw_only=True):
@@ -38,7 +41,7 @@ class CancellationHeartsTable(msgspec.Struct, frozen=True, kw_only=True):
     left: tuple[bool, ...]
     totals: tuple[int, ...]
     rows: tuple[ScoreRow, ...] = ()
-    phase: str = "waiting"  # waiting, passing, playing, moon, scored, over
+    phase: Phase = "waiting"
     hand_number: int = 0
     dealer: int = 0
     hands: tuple[tuple[str, ...], ...] = ()

@@ -6,9 +6,9 @@ import msgspec
 
 from domain.perspective import hidden, own
 from domain.turns import Play
-from domain.variants.cancellation_hearts.messages import CancellationHeartsOptions
+from domain.variants.cancellation_hearts.messages import CancellationHeartsOptions, PassDirection
 from domain.variants.cancellation_hearts.passing import pass_direction
-from domain.variants.cancellation_hearts.table import CancellationHeartsTable, TrickSummary
+from domain.variants.cancellation_hearts.table import CancellationHeartsTable, Phase, TrickSummary
 
 
 class CancellationHeartsView(msgspec.Struct, frozen=True, kw_only=True):
@@ -18,8 +18,8 @@ class CancellationHeartsView(msgspec.Struct, frozen=True, kw_only=True):
     options: CancellationHeartsOptions
     hand_number: int
     dealer: int
-    phase: str
-    pass_direction: str | None
+    phase: Phase
+    pass_direction: PassDirection | None
     passed: tuple[bool, ...]
     my_pass: tuple[str, ...] | None
     received: tuple[str, ...] | None

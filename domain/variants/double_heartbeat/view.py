@@ -7,7 +7,13 @@ import msgspec
 from domain.perspective import hidden
 from domain.variants.double_heartbeat.combinations import Kind
 from domain.variants.double_heartbeat.messages import DoubleHeartbeatOptions
-from domain.variants.double_heartbeat.table import Action, DoubleHeartbeatTable, HandResult
+from domain.variants.double_heartbeat.table import (
+    Action,
+    DoubleHeartbeatTable,
+    HandResult,
+    LeadKind,
+    Phase,
+)
 
 
 class TopView(msgspec.Struct, frozen=True, kw_only=True):
@@ -25,9 +31,9 @@ class DoubleHeartbeatView(msgspec.Struct, frozen=True, kw_only=True):
     hands_to_play: int
     first_dealer: int | None
     dealer: int
-    phase: str
+    phase: Phase
     leader: int | None
-    lead_kind: str
+    lead_kind: LeadKind
     top: TopView | None
     alliance_open: bool
     trick: tuple[Action, ...]

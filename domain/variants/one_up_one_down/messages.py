@@ -12,6 +12,9 @@ from domain.events import Event, Secret
 
 Rank = Literal["3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2"]
 RANKS: tuple[Rank, ...] = get_args(Rank)  # low to high, as CLIMBING_ORDER
+StalemateReason = Literal["vote", "cap", "blocked", "abandoned"]
+EndedBy = Literal["last_card", StalemateReason]
+Facing = Literal["up", "down"]
 
 
 class OneUpOneDownOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -76,8 +79,8 @@ class CardPlayedFaceDown(Event, frozen=True, tag="CardPlayedFaceDown"):
 
     seat: int
     card: Secret[str]
-    declared: str
-    target: str
+    declared: Rank
+    target: Rank
     deadline: datetime | None
 
 
@@ -106,7 +109,7 @@ class ChallengeWindowClosed(Event, frozen=True, tag="ChallengeWindowClosed"):
     """The face-down card stands unchallenged: the declared rank is the new target."""
 
     seat: int
-    declared: str
+    declared: Rank
 
 
 class ChallengeResolved(Event, frozen=True, tag="ChallengeResolved"):
@@ -116,8 +119,8 @@ class ChallengeResolved(Event, frozen=True, tag="ChallengeResolved"):
     seat: int
     challenger: int
     card: str
-    declared: str
-    target: str
+    declared: Rank
+    target: Rank
     succeeded: bool
 
 
@@ -151,6 +154,6 @@ class StalemateEnded(Event, frozen=True, tag="StalemateEnded"):
     variant may also hold ``abandoned``: at most one seat was still in.)
     """
 
-    reason: str
+    reason: StalemateReason
     hand_sizes: tuple[int, ...]
     winners: tuple[int, ...]

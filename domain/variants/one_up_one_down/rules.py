@@ -64,6 +64,7 @@ from domain.variants.one_up_one_down.messages import (
     PlayDown,
     PlayUp,
     StalemateEnded,
+    StalemateReason,
     VoteEnd,
 )
 from domain.variants.one_up_one_down.table import OneUpOneDownTable, evolve, order, setup
@@ -268,6 +269,7 @@ class OneUpOneDown(Variant[OneUpOneDownTable, OneUpOneDownOptions]):
         """A stalemate ending once it is due (the fewest cards among seats still in win)."""
         if not table.dealt or table.over or table.window is not None:
             return []
+        reason: StalemateReason
         if not table.stock and table.all_voted():
             reason = "vote"
         elif table.plays >= table.options.max_plays:

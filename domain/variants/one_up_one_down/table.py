@@ -10,6 +10,7 @@ from domain.cards import CLIMBING_ORDER, rank, standard_deck, without
 from domain.events import CardPlayed, Event, HandDealt, PlayerLeft
 from domain.turns import first_eligible, left_of, rotation
 from domain.variants.one_up_one_down.messages import (
+    RANKS,
     CardDrawn,
     CardPlayedFaceDown,
     Challenged,
@@ -17,16 +18,18 @@ from domain.variants.one_up_one_down.messages import (
     ChallengeResolved,
     ChallengeWindowClosed,
     ChallengeWindowExpired,
+    EndedBy,
     EndVoted,
     FirstPlayerDrawn,
     HighCardDraw,
     LastCardStood,
     OneUpOneDownOptions,
     PileCollected,
+    Rank,
     StalemateEnded,
 )
 
-LOWEST = CLIMBING_ORDER[0]
+LOWEST = RANKS[0]
 
 
 def order(card_rank: str) -> int:
@@ -48,7 +51,7 @@ class PileCard(msgspec.Struct, frozen=True, kw_only=True):
     seat: int
     card: str
     face_down: bool
-    declared: str | None = None
+    declared: Rank | None = None
     revealed: bool = False
 
 
@@ -61,8 +64,8 @@ class Window(msgspec.Struct, frozen=True, kw_only=True):
     """The challenge window after a face-down play by ``seat``."""
 
     seat: int
-    declared: str
-    target: str  # the target before the play
+    declared: Rank
+    target: Rank  # the target before the play
     deadline: datetime | None
     answers: tuple[Answer, ...] = ()
 
@@ -88,14 +91,14 @@ class OneUpOneDownTable(msgspec.Struct, frozen=True, kw_only=True):
     dealt: bool = False
     turn: int = 0  # the seat to play, or the first seat after it that can
     face_down_next: bool = False
-    target: str = LOWEST
+    target: Rank = LOWEST
     round: int = 1
     pile: tuple[PileCard, ...] = ()
     window: Window | None = None
     plays: int = 0
     draws: tuple[tuple[HighCardDraw, ...], ...] = ()
     winners: tuple[int, ...] | None = None
-    ended_by: str | None = None
+    ended_by: EndedBy | None = None
 
     @property
     def over(self) -> bool:

@@ -7,7 +7,13 @@ from datetime import datetime
 import msgspec
 
 from domain.perspective import hidden
-from domain.variants.one_up_one_down.messages import HighCardDraw, OneUpOneDownOptions
+from domain.variants.one_up_one_down.messages import (
+    EndedBy,
+    Facing,
+    HighCardDraw,
+    OneUpOneDownOptions,
+    Rank,
+)
 from domain.variants.one_up_one_down.table import OneUpOneDownTable, PileCard
 
 
@@ -16,7 +22,7 @@ class PileCardView(msgspec.Struct, frozen=True, kw_only=True):
 
     seat: int
     face_down: bool
-    declared: str | None
+    declared: Rank | None
     revealed: bool
     card: str | None
 
@@ -25,8 +31,8 @@ class ChallengeView(msgspec.Struct, frozen=True, kw_only=True):
     """The open challenge window after ``seat``'s face-down play."""
 
     seat: int
-    declared: str
-    target: str  # before the play
+    declared: Rank
+    target: Rank  # before the play
     deadline: datetime | None
     challenged: tuple[int, ...]
     declined: tuple[int, ...]
@@ -35,8 +41,8 @@ class ChallengeView(msgspec.Struct, frozen=True, kw_only=True):
 
 class OneUpOneDownView(msgspec.Struct, frozen=True, kw_only=True):
     to_play: int | None
-    facing: str  # "up" or "down": how the next card is played
-    target: str
+    facing: Facing  # how the next card is played
+    target: Rank
     round: int
     pile: tuple[PileCardView, ...]
     stock_size: int
@@ -44,7 +50,7 @@ class OneUpOneDownView(msgspec.Struct, frozen=True, kw_only=True):
     plays: int
     end_votes: tuple[int, ...]
     first_player_draws: tuple[tuple[HighCardDraw, ...], ...]
-    ended_by: str | None
+    ended_by: EndedBy | None
     options: OneUpOneDownOptions
 
 

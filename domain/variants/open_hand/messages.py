@@ -8,9 +8,11 @@ import msgspec
 
 from domain.events import Event
 
+FirstLeader = Literal["cutter", "high_card"]
+
 
 class OpenHandOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    first_leader: Literal["cutter", "high_card"] = "cutter"
+    first_leader: FirstLeader = "cutter"
     tiebreak: Literal["shared", "playoff"] = "shared"
 
 
@@ -18,5 +20,5 @@ class FirstLeaderChosen(Event, frozen=True, tag="FirstLeaderChosen"):
     """Who leads the first trick; ``draws`` holds each seat's high-card draw (empty for cutter)."""
 
     seat: int
-    method: str
+    method: FirstLeader
     draws: tuple[str, ...]

@@ -20,8 +20,17 @@ from domain.variant import COMPLETE, FORFEIT
 from domain.variants import VARIANTS
 from service.application.players import MAX_NAME
 from service.http.bodies import GAME_STATUSES, CreateGame, CreatePlayer, JoinGame
+from service.http.openapi.reach import drop_unreferenced, require_what_answers_carry
 from service.http.openapi.responses import document_errors
-from service.http.openapi.variants import REF, ref, split_by_variant, tag_constant, variant_schemas
+from service.http.openapi.variants import (
+    FORM_FIELD,
+    omitting_defaults,
+    ref,
+    split_by_variant,
+    struct_schemas,
+    tag_constant,
+    variant_schemas,
+)
 
 CARD_PATTERN = r"^((10|[2-9JQKA])[SHDC]|BJ|RJ)$"
 SSE_EVENT: dict[str, Any] = {
@@ -107,7 +116,7 @@ def _refine(schema: dict[str, Any], app: Litestar) -> None:
     components = schema.setdefault("components", {}).setdefault("schemas", {})
     paths = schema.get("paths", {})
     bodies = {"registerPlayer": CreatePlayer, "createGame": CreateGame, "joinGame": JoinGame}
-    (generated, defs) = msgspec.json.schema_components(list(bodies.values()), ref_template=REF)
+    (generated, defs) = struct_schemas(bodies.values())
     components.update(defs)
     variant_schemas(components)
     components["Problem"] = PROBLEM_SCHEMA
@@ -129,6 +138,8 @@ def _refine(schema: dict[str, Any], app: Litestar) -> None:
     split_by_variant(components)
     _game_ids_are_uuids(schema)
     document_errors(schema, app)
+    drop_unreferenced(schema)
+    require_what_answers_carry(schema, omitting_defaults())
 
 
 CHOICE_DESCRIPTION = (
@@ -168,15 +179,10 @@ def _document_view(components: dict[str, Any]) -> None:
         choice = components["Choice"]
         choice["description"] = CHOICE_DESCRIPTION
         tag_constant(choice)
-        # Not a Command: its `field` lacks the chosen cards (a pass template holds no card yet).
-        choice["properties"]["command"] = {
-            "description": "The command to complete: its `type` and every field but the chosen"
-            " cards; `field` holds the cards fixed in advance (often none).",
-            "type": "object",
-            "properties": {"type": {"type": "string"}},
-            "required": ["type"],
-            "additionalProperties": True,
-        }
+        # Not a Command: its cards lack the chosen ones (a pass holds none yet).
+        choice["properties"]["command"] = ref("ChoiceCommand")
+        choice["properties"]["field"] = {"type": "string", "const": FORM_FIELD}
+        choice["properties"]["from"]["items"]["items"]["pattern"] = CARD_PATTERN
 
 
 def _operations(paths: dict[str, Any]) -> list[dict[str, Any]]:
@@ -197,6 +203,8 @@ def _document_constraints(components: dict[str, Any], paths: dict[str, Any]) -> 
         components[body]["properties"]["client_seed"]["maxLength"] = MAX_CLIENT_SEED
     for component in components.values():
         properties = component.get("properties", {}) if isinstance(component, dict) else {}
+        if properties.get("variant", {}).keys() == {"type"}:  # a plain string: name it exactly
+            properties["variant"]["enum"] = variants
         if "card" in properties and properties["card"].get("type") == "string":
             properties["card"]["pattern"] = CARD_PATTERN
         if "cards" in properties and properties["cards"].get("type") == "array":

@@ -17,12 +17,13 @@ from typing import Any
 import msgspec
 
 from domain.commands import COMMON_COMMANDS, Command
-from domain.events import tag_of_type
+from domain.events import Secret, tag_of_type
 from domain.perspective import PUBLIC
 from domain.variant import Variant
 from domain.variants import VARIANTS, event_types
 
 REF = "#/components/schemas/{name}"
+FORM_FIELD = "cards"  # the list a choice form completes (domain.choices.choice)
 Schemas = dict[str, Any]
 
 
@@ -48,8 +49,8 @@ def command_types() -> list[type[Command]]:
 
 def _safe_name(name: str) -> str:
     """msgspec names generic Structs like ``Secret_tuple_str__...__``: keep what a generator
-    can turn into a class name."""
-    return re.sub(r"[^A-Za-z0-9]+", "_", name).strip("_")
+    can turn into a class name (without the ``typing.`` of a ``Literal`` argument)."""
+    return re.sub(r"[^A-Za-z0-9]+", "_", name.replace("typing.", "")).strip("_")
 
 
 def _rename(value: Any, renames: dict[str, str]) -> Any:
@@ -80,6 +81,23 @@ def _fixed_tuples(value: Any) -> Any:
     return value
 
 
+JSON_TYPES = {str: "string", bool: "boolean", int: "integer", float: "number", type(None): "null"}
+
+
+def _typed_enums(value: Any) -> Any:
+    """msgspec writes a ``Literal`` as a bare ``enum``: say its type too, which generators need
+    to type the field (an enum of mixed types lists each)."""
+    if isinstance(value, list):
+        return [_typed_enums(item) for item in value]
+    if not isinstance(value, dict):
+        return value
+    value = {key: _typed_enums(item) for key, item in value.items()}
+    if isinstance(value.get("enum"), list) and "type" not in value:
+        kinds = sorted({JSON_TYPES[type(item)] for item in value["enum"]})
+        value["type"] = kinds[0] if len(kinds) == 1 else kinds
+    return value
+
+
 def tag_constant(schema: dict[str, Any]) -> None:
     """A tagged Struct's ``type`` as a constant that is also its default: a generated client
     then fills it in (``PlayCard(card="QS")``) and tells the members of a union apart by it."""
@@ -102,12 +120,16 @@ def struct_schemas(types: Iterable[type[Any]]) -> tuple[list[dict[str, Any]], Sc
     renames = {name: _safe_name(name) for name in defs}
     for variant in VARIANTS.values():
         renames[table_type(variant).__name__] = f"{pascal(variant.id)}Table"
-    schemas = {renames[name]: _fixed_tuples(_rename(s, renames)) for name, s in defs.items()}
+    schemas = {renames[name]: _readable(_rename(s, renames)) for name, s in defs.items()}
     for name, schema in schemas.items():
         if "title" in schema:
             schema["title"] = name  # generators name classes by title
         tag_constant(schema)
-    return [_fixed_tuples(_rename(schema, renames)) for schema in generated], schemas
+    return [_readable(_rename(schema, renames)) for schema in generated], schemas
+
+
+def _readable(schema: Any) -> Any:
+    return _typed_enums(_fixed_tuples(schema))
 
 
 def _tagged_union(members: dict[str, str], description: str) -> dict[str, Any]:
@@ -123,10 +145,11 @@ def _tagged_union(members: dict[str, str], description: str) -> dict[str, Any]:
 
 
 def command_schemas() -> Schemas:
-    """``<Variant>Command`` per variant, and ``Command``: every variant's commands by tag.
+    """``<Variant>Command`` per variant, told apart by ``type``, and ``Command``: any of them.
 
-    Two variants' ``play`` differ (one card, or a combination): the tag maps to
-    ``PlayCommand``, a oneOf of both, told apart by their fields (both are closed)."""
+    ``Command`` has no discriminator: two variants' ``play`` differ (one card, or a
+    combination), and a tag names one schema. Every command is a closed object, so its
+    fields tell the two apart."""
     schemas: Schemas = {}
     for variant in VARIANTS.values():
         members = {
@@ -135,24 +158,58 @@ def command_schemas() -> Schemas:
         schemas[f"{pascal(variant.id)}Command"] = _tagged_union(
             members, f"A command of {variant.name}."
         )
-    by_tag: dict[str, list[str]] = {}
-    for kind in command_types():
-        by_tag.setdefault(tag_of_type(kind), []).append(kind.__name__)
-    members = {}
-    for tag, names in by_tag.items():
-        if len(names) == 1:
-            members[tag] = names[0]
-        else:
-            members[tag] = union_name = f"{pascal(tag)}Command"
-            schemas[union_name] = {
-                "description": f"`{tag}`: which shape depends on the game's variant.",
-                "oneOf": [ref(name) for name in names],
-            }
-    schemas["Command"] = _tagged_union(
+    schemas["Command"] = {
+        "description": "A command of any variant (a game takes those of its `<Variant>Command`)."
+        " One `type` may have a shape per variant (`play`: one card, or a combination); each"
+        " shape is a closed object, told apart by its fields.",
+        "oneOf": [ref(kind.__name__) for kind in command_types()],
+    }
+    return schemas
+
+
+def form_commands(variant: Variant[Any, Any] | None = None) -> list[type[Command]]:
+    """The commands a choice form can stand for: those with the list it completes."""
+    kinds = command_types() if variant is None else list(variant.commands)
+    return [kind for kind in kinds if FORM_FIELD in kind.__struct_fields__]
+
+
+def choice_command_schemas(components: Schemas) -> Schemas:
+    """``ChoiceCommand``: what a choice form's ``command`` may be. Its ``cards`` hold only the
+    cards fixed in advance, so a command whose cards have a lower bound gets a ``Partial``
+    copy without it."""
+    schemas: Schemas = {}
+    members: dict[str, str] = {}
+    for kind in form_commands():
+        name = kind.__name__
+        if components[name]["properties"][FORM_FIELD].get("minItems"):
+            partial = copy.deepcopy(components[name])
+            del partial["properties"][FORM_FIELD]["minItems"]
+            name = partial["title"] = f"Partial{name}"
+            partial["description"] = f"A `{kind.__name__}` before its cards are chosen."
+            schemas[name] = partial
+        tag = tag_of_type(kind)
+        if tag in members:
+            raise ValueError(f"two commands a choice form completes are tagged {tag!r}")
+        members[tag] = name
+    schemas["ChoiceCommand"] = _tagged_union(
         members,
-        "A command; which ones a game accepts depends on its variant (`<Variant>Command`).",
+        "The command a choice form completes: its `type` and every field but the chosen"
+        " cards; `cards` holds those fixed in advance (often none).",
     )
     return schemas
+
+
+def sealed_command_schema() -> dict[str, Any]:
+    """The command that caused a batch of events, sealed for its seat like any secret."""
+    _, defs = struct_schemas([Secret[Any]])
+    schema: dict[str, Any] = next(iter(defs.values()))
+    schema["title"] = "SealedCommand"
+    schema["description"] = (
+        "The seat's command that caused this batch of events, sealed for that seat (hashed"
+        " with its salt); `value` is null for a perspective that may not see it yet."
+    )
+    schema["properties"]["value"] = {**nullable(ref("Command")), "default": None}
+    return schema
 
 
 def event_schemas() -> Schemas:
@@ -170,6 +227,14 @@ def nullable(schema: dict[str, Any]) -> dict[str, Any]:
     return {"oneOf": [schema, {"type": "null"}]}
 
 
+def tags(kinds: Iterable[type[msgspec.Struct]]) -> dict[str, Any]:
+    """An array's items: the tags of these kinds (none: the array is always empty)."""
+    found = sorted({tag_of_type(kind) for kind in kinds})
+    if not found:
+        return {"items": {"type": "string"}, "maxItems": 0}
+    return {"items": {"type": "string", "enum": found}}
+
+
 Narrowing = Callable[[Variant[Any, Any]], dict[str, Any]]
 # The documents that depend on the variant: the field that names it, and the narrower schemas.
 PER_VARIANT: dict[str, tuple[str, Callable[[str], str], Narrowing]] = {
@@ -180,6 +245,7 @@ PER_VARIANT: dict[str, tuple[str, Callable[[str], str], Narrowing]] = {
             "table": nullable(ref(f"{pascal(v.id)}Table")),
             "options": ref(v.options_type.__name__),
             "legal_commands": {"type": "array", "items": ref(f"{pascal(v.id)}Command")},
+            "choice_forms": {"type": "array", "items": ref("Choice")},
         },
     ),
     "LobbyEntry": (
@@ -198,7 +264,10 @@ PER_VARIANT: dict[str, tuple[str, Callable[[str], str], Narrowing]] = {
     "VariantInfo": (
         "id",
         lambda p: f"{p}VariantInfo",
-        lambda v: {"options": ref(v.options_type.__name__)},
+        lambda v: {
+            "options": ref(v.options_type.__name__),
+            "commands": {"type": "array", **tags([*COMMON_COMMANDS, *v.commands])},
+        },
     ),
 }
 
@@ -226,16 +295,33 @@ def split_by_variant(components: Schemas) -> None:
         }
 
 
+def variant_types() -> list[type[msgspec.Struct]]:
+    """Every variant's tables, options, commands and events."""
+    tables = [table_type(variant) for variant in VARIANTS.values()]
+    options = [variant.options_type for variant in VARIANTS.values()]
+    return [*tables, *options, *command_types(), *event_types().values()]
+
+
+def omitting_defaults() -> set[str]:
+    """The components of the Structs that leave a field out when it holds its default."""
+    return {kind.__name__ for kind in variant_types() if kind.__struct_config__.omit_defaults}
+
+
 def variant_schemas(components: Schemas) -> None:
     """Tables, options, commands and events into the components (``split_by_variant`` then
     puts them into the documents that carry them)."""
-    tables = [table_type(variant) for variant in VARIANTS.values()]
-    options = [variant.options_type for variant in VARIANTS.values()]
     events = list(event_types().values())
-    _, defs = struct_schemas([*tables, *options, *command_types(), *events])
+    _, defs = struct_schemas(variant_types())
     components.update(defs)
     components.update(command_schemas())
+    components.update(choice_command_schemas(components))
+    components["SealedCommand"] = sealed_command_schema()
     components.update(event_schemas())
     event_out = components["EventOut"]["properties"]
+    event_out["command"] = nullable(ref("SealedCommand"))
+    components["GameCreated"]["properties"]["options"]["description"] = (
+        "The `<Variant>Options` of the game's `variant` (one schema serves every variant's"
+        " events, and options carry no tag to tell the variants' apart)."
+    )
     event_out["payload"] = ref("GameEvent")
     event_out["type"] = {"type": "string", "enum": sorted(map(tag_of_type, events))}

@@ -17,7 +17,7 @@ from service.errors import VARIANT_NOT_FOUND
 from service.http.contract import Token, declare
 
 RULEBOOK = Path(__file__).parents[1] / "rulebook"
-MARKDOWN = "text/markdown; charset=utf-8"
+MARKDOWN = "text/markdown"  # litestar adds "; charset=utf-8" to text/*
 
 
 def rules_page(variant: str) -> bytes:
