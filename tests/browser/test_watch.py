@@ -30,6 +30,37 @@ BUSY: dict[str, Callable[[Table], bool]] = {
 }
 
 
+# How each variant's own end is named (RULES.md): the words above the table once it is over.
+OWN_END: dict[str, Callable[[Table], str]] = {
+    "open-hand": lambda t: "All five tricks were played: the most tricks win.",
+    "heartbeat": lambda t: f"All {t['rounds_total']} rounds were played: the most chips win.",
+    "double-heartbeat": lambda t: "The hand was played: the highest total wins.",
+    "cancellation-hearts": lambda t: (
+        f"reached the target of {t['options']['target']} after hand {t['hand_number']}: "
+        "the lowest total wins."
+    ),
+    "one-up-one-down": lambda t: {
+        "last_card": "'s last card stood.",
+        "cap": f"The limit of {t['options']['max_plays']} plays was reached: the fewest cards win.",
+        "vote": "Every player still in voted to end it once the stock was empty",
+        "blocked": "Nobody still in had a card to play: the fewest cards win.",
+    }[t["ended_by"]],
+}
+
+
+def expect_the_end_named_and_hands_shown(page: Page, variant: str, public: dict[str, Any]) -> None:
+    """The ending says how the game ended and who won; every hand left is face up, as every
+    hand is public once the game is over."""
+    ending = page.locator(".felt .ending")
+    expect(ending).to_have_attribute("data-end-reason", "complete")
+    expect(ending).to_contain_text(OWN_END[variant](public["table"]))
+    winners = [public["seats"][seat]["name"] for seat in public["winners"]]
+    expect(ending).to_contain_text(f"{' and '.join(winners)} win")
+    hands = page.locator(".felt .seat .hand")
+    expect(hands.locator(".card.back")).to_have_count(0)
+    expect(hands.locator(".card.face")).to_have_count(sum(public["hand_sizes"]))
+
+
 def busy_check(page: Page, variant: str, table: Table) -> None:
     middle = page.locator(".felt .middle")
     if variant == "open-hand":
@@ -78,6 +109,7 @@ def test_a_live_game_is_followed_to_the_end(
     head = game.head()
     expect(page.locator("#version")).to_have_text(str(head), timeout=20_000)
     expect(page.locator("#game-status")).to_have_text("finished")
+    expect_the_end_named_and_hands_shown(page, variant, game.public())
     expect(page.locator("#verdict")).to_have_text("valid")
     expect(page.locator("#seed-check")).to_have_attribute("data-match", "true")
     expect(page.locator("#export")).to_be_visible()

@@ -6,6 +6,7 @@ import { checkReceipt, showLinks, showReport, showSeed } from "./audit.js";
 import { clear, el } from "./dom.js";
 import { describe } from "./events.js";
 import { markCurrent, renderLog } from "./log.js";
+import { renderScoreboard } from "./parts/scoreboard.js";
 import { loadVariants, variantTitle } from "./names.js";
 import { renderPlay } from "./play.js";
 import { renderTable } from "./tables.js";
@@ -167,13 +168,30 @@ function addEvent(event) {
 
 async function frame(version) {
   if (!state.frames.has(version)) {
+    const perspective = state.perspective;
     const backwards = version < state.version;
     const start = backwards ? Math.max(1, version - CHUNK + 1) : version;
-    const query = `perspective=${encodeURIComponent(state.perspective)}&from=${start}&limit=${CHUNK}`;
+    const query = `perspective=${encodeURIComponent(perspective)}&from=${start}&limit=${CHUNK}`;
     const page = await getJSON(`/games/${gameId}/replay?${query}`, state.token || undefined);
-    for (const item of page.frames) state.frames.set(item.version, item);
+    const frames = [];
+    for (const item of page.frames) frames.push(ended(item.view) && perspective !== "full" ? await handsShown(item) : item);
+    if (perspective !== state.perspective) return null; // switched meanwhile: these are stale
+    for (const item of frames) state.frames.set(item.version, item);
   }
   return state.frames.get(version);
+}
+
+function ended(view) {
+  return view.status === "finished" || view.status === "cancelled";
+}
+
+// Once a game is over every hand is public (anyone may open the full perspective): a frame
+// after the end shows them all, and the rest of the table, whichever perspective the page is in.
+async function handsShown(item) {
+  const query = `perspective=full&from=${item.version}&limit=1`;
+  const page = await getJSON(`/games/${gameId}/replay?${query}`, state.token || undefined);
+  const full = page.frames.find((other) => other.version === item.version);
+  return full ? { ...item, view: { ...item.view, hands: full.view.hands, table: full.view.table } } : item;
 }
 
 function bottomSeat() {
@@ -242,27 +260,7 @@ async function scheduleAudit() {
 }
 
 async function showScoreboard() {
-  const board = await getJSON(`/games/${gameId}/scoreboard`);
-  const place = $("scoreboard");
-  if (!board.rows.length && board.status === "waiting") {
-    clear(place, el("p", "fine", "No scores before the game starts."));
-    return;
-  }
-  const table = el("table", "list scores");
-  const head = table.createTHead().insertRow();
-  head.append(el("th", "", ""), ...state.summary.seats.map((s) => el("th", "", s.name)));
-  const body = table.createTBody();
-  for (const row of board.rows.slice(-12)) {
-    const tr = body.insertRow();
-    tr.append(el("td", "", row.label), ...row.points.map((p) => el("td", "", p)));
-  }
-  const total = body.insertRow();
-  total.className = "sum";
-  total.append(el("td", "", "total"), ...board.totals.map((p) => el("td", "", p)));
-  const ranking = board.ranking && board.ranking.length
-    ? el("ol", "ranking", ...board.ranking.map((r) => el("li", r.winner ? "won" : "", `${r.rank}. ${r.name} — ${r.total}${r.winner ? " (winner)" : ""}`)))
-    : board.status === "cancelled" ? el("p", "fine", "Cancelled: void, no ranking.") : null;
-  clear(place, table, ranking);
+  renderScoreboard($("scoreboard"), await getJSON(`/games/${gameId}/scoreboard`), state.summary.seats);
 }
 
 // --- live ------------------------------------------------------------------------------------
@@ -433,20 +431,29 @@ function forgetToken() {
   $("token").value = "";
 }
 
+// The perspective after a token change: the new seat's where the page showed the public table
+// in play or the old token's seat; else the one shown, while the new token may see it.
+function perspectiveFor(oldSeat) {
+  const seat = state.me && state.me.seat !== null ? `seat:${state.me.seat}` : null;
+  const shown = state.perspective;
+  if (seat && ((shown === "public" && !over()) || shown === `seat:${oldSeat}`)) return seat;
+  if (forbiddenReason(shown)) return fallbackPerspective();
+  return shown;
+}
+
+// Another token (or none): the table and the seat's panel are redrawn together, in the
+// perspective this token sees.
 async function useToken(token) {
+  const oldSeat = state.me ? state.me.seat : null;
   state.token = token;
   if (token) sessionStorage.setItem(TOKEN_KEY, token);
   else forgetToken();
   message("");
   await identify();
   perspectiveOptions();
+  state.frames.clear(); // fetched with the old token
+  await setPerspective(perspectiveFor(oldSeat));
   renderMine();
-  if (state.me && state.me.seat !== null && state.perspective === "public" && !over()) {
-    await setPerspective(`seat:${state.me.seat}`);
-  } else {
-    state.frames.clear();
-    await show(state.version || state.head);
-  }
   if (state.stream) follow(true); // reopen it with this player's ticket
 }
 

@@ -6,6 +6,8 @@ import { block, facts, playsRow } from "../table-parts.js";
 import { ordinal, plural, secretValue, spaced } from "../words.js";
 
 export const scoreUnit = "points";
+// RULES.md §2: 3 low, 2 high, then the jokers.
+export const rankOrder = ["3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2"];
 
 // --- combinations in words ------------------------------------------------------------------
 
@@ -141,6 +143,11 @@ export function describe(event, who) {
 }
 
 // --- the table ------------------------------------------------------------------------------
+
+export function ending(view) {
+  const hands = view.table.hands_to_play;
+  return `${hands === 1 ? "The hand was" : `All ${hands} hands were`} played: the highest total wins.`;
+}
 
 export function badges(view, seat) {
   const t = view.table;

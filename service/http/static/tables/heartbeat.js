@@ -6,6 +6,9 @@ import { block } from "../table-parts.js";
 import { listed, plural, secretValue, winnersText } from "../words.js";
 
 export const scoreUnit = "chips";
+// By value (RULES.md §1): a joker 0, A 1, J/Q/K 10; suits never matter.
+export const rankOrder = ["BJ", "RJ", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
+export const suitsMatter = false;
 
 // The tempo cards: name and what each does to its round.
 const TEMPO = {
@@ -47,6 +50,10 @@ export function describe(event, who) {
     default:
       return null;
   }
+}
+
+export function ending(view) {
+  return `All ${view.table.rounds_total} rounds were played: the most chips win.`;
 }
 
 export function badges(view, seat) {
