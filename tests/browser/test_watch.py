@@ -244,6 +244,36 @@ def test_unknown_games_and_forbidden_perspectives_say_so(
     expect_face_up(page, [1])
 
 
+def test_another_token_redraws_table_and_seat_in_one_perspective(
+    base: str, http: httpx.Client, page: Page
+) -> None:
+    """One tab, one player's token then another's: the table turns to the new seat with the
+    panel, no request is refused on the way (a 403 is a console error), no banner stays."""
+    game = Game(http, "open-hand", 3, {})
+    game.play(random.Random(3), steps=2)
+    page.goto(f"{base}/games/{game.game_id}/watch")
+    expect(page.locator("#version")).to_have_text(str(game.head()))
+    for seat in (1, 2):
+        page.fill("#token", game.tokens[seat])
+        page.click("#token-form button[type=submit]")
+        expect(page.locator("#perspective")).to_have_value(f"seat:{seat}")
+        expect(page.locator("#whoami")).to_contain_text(f"seat {seat}.")
+        expect(page.locator(".felt .seat.me")).to_have_attribute("data-seat", str(seat))
+        expect_face_up(page, [seat])
+        hand = http.get(f"/games/{game.game_id}/view", headers=game.auth(seat)).json()["hand"]
+        mine = page.locator("#hand .card").evaluate_all("cs => cs.map(c => c.dataset.card)")
+        on_table = page.locator(".felt .seat.me .hand .card").evaluate_all(
+            "cs => cs.map(c => c.dataset.card)"
+        )
+        assert sorted(mine) == sorted(on_table) == sorted(hand)
+        expect(page.locator("#notice")).to_be_hidden()
+    page.click("#forget")
+    expect(page.locator("#perspective")).to_have_value("public")
+    expect(page.locator("#whoami")).to_contain_text("spectator")
+    expect_face_up(page, [])
+    expect(page.locator("#notice")).to_be_hidden()
+
+
 def test_a_phone_shows_the_whole_table_without_sideways_scrolling(
     base: str, http: httpx.Client, phone: Page
 ) -> None:
