@@ -1,13 +1,13 @@
 // A seat's hand on the felt: backs while this perspective may not see it; once it may, the cards
-// face up in the variant's order, a row per suit when the hand is long (a double deck's 24 or
-// more cards), so it reads like a hand held in order rather than a heap.
+// face up in the variant's order, a row per suit when the hand is longer than a fan that fits
+// (a double deck deals 17 to 36 cards), so it reads like a hand held in order, not a heap.
 
 import { cardFace, cardRow, rankOf, suitOf } from "../cards.js";
 import { el } from "../dom.js";
 
 const USUAL_ORDER = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"];
 const SUIT_ORDER = ["S", "H", "C", "D", ""]; // the jokers after the suits
-const ROWS_FROM = 11; // longer hands get a row per suit
+const ROWS_FROM = 8; // a fan of more would wrap in a seat's box: a row per suit then
 const BACKS_DRAWN = 10;
 
 // By suit where suits matter, then low to high in the variant's rank order (ranks it does not
