@@ -59,3 +59,23 @@ def test_the_lobby_pages_through_games_with_native_names(
     assert len([url for url in requests if url.startswith("/leaderboard")]) == 1
     assert page.evaluate("document.querySelector('link[rel=icon]').href").endswith("favicon.svg")
     assert http.get("/favicon.ico").status_code == 200
+
+
+def test_a_phone_lists_each_game_with_its_link_in_view(
+    base: str, http: httpx.Client, phone: Page
+) -> None:
+    """At 390 px every game is a card: its name, players, state and the link to watch it, with
+    nothing to scroll sideways for."""
+    game = Game(http, "cancellation-hearts", 11, {"target": 50})
+    game.play(random.Random(2), steps=3)
+    phone.goto(f"{base}/")
+    row = phone.locator(f"#games tr[data-game-id='{game.game_id}']")
+    link = row.locator("a")
+    expect(link).to_have_text("watch live")
+    box = link.bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390
+    expect(row).to_contain_text("11/11")
+    assert phone.evaluate(
+        "document.documentElement.scrollWidth <= document.documentElement.clientWidth"
+    )
+    screenshot(phone, "lobby-phone")

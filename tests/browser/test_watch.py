@@ -30,6 +30,37 @@ BUSY: dict[str, Callable[[Table], bool]] = {
 }
 
 
+# How each variant's own end is named (RULES.md): the words above the table once it is over.
+OWN_END: dict[str, Callable[[Table], str]] = {
+    "open-hand": lambda t: "All five tricks were played: the most tricks win.",
+    "heartbeat": lambda t: f"All {t['rounds_total']} rounds were played: the most chips win.",
+    "double-heartbeat": lambda t: "The hand was played: the highest total wins.",
+    "cancellation-hearts": lambda t: (
+        f"reached the target of {t['options']['target']} after hand {t['hand_number']}: "
+        "the lowest total wins."
+    ),
+    "one-up-one-down": lambda t: {
+        "last_card": "'s last card stood.",
+        "cap": f"The limit of {t['options']['max_plays']} plays was reached: the fewest cards win.",
+        "vote": "Every player still in voted to end it once the stock was empty",
+        "blocked": "Nobody still in had a card to play: the fewest cards win.",
+    }[t["ended_by"]],
+}
+
+
+def expect_the_end_named_and_hands_shown(page: Page, variant: str, public: dict[str, Any]) -> None:
+    """The ending says how the game ended and who won; every hand left is face up, as every
+    hand is public once the game is over."""
+    ending = page.locator(".felt .ending")
+    expect(ending).to_have_attribute("data-end-reason", "complete")
+    expect(ending).to_contain_text(OWN_END[variant](public["table"]))
+    winners = [public["seats"][seat]["name"] for seat in public["winners"]]
+    expect(ending).to_contain_text(f"{' and '.join(winners)} win")
+    hands = page.locator(".felt .seat .hand")
+    expect(hands.locator(".card.back")).to_have_count(0)
+    expect(hands.locator(".card.face")).to_have_count(sum(public["hand_sizes"]))
+
+
 def busy_check(page: Page, variant: str, table: Table) -> None:
     middle = page.locator(".felt .middle")
     if variant == "open-hand":
@@ -78,6 +109,7 @@ def test_a_live_game_is_followed_to_the_end(
     head = game.head()
     expect(page.locator("#version")).to_have_text(str(head), timeout=20_000)
     expect(page.locator("#game-status")).to_have_text("finished")
+    expect_the_end_named_and_hands_shown(page, variant, game.public())
     expect(page.locator("#verdict")).to_have_text("valid")
     expect(page.locator("#seed-check")).to_have_attribute("data-match", "true")
     expect(page.locator("#export")).to_be_visible()
@@ -210,6 +242,36 @@ def test_unknown_games_and_forbidden_perspectives_say_so(
     expect(page.locator("#notice")).to_contain_text("Showing your own seat")
     expect(page.locator("#perspective")).to_have_value("seat:1")
     expect_face_up(page, [1])
+
+
+def test_another_token_redraws_table_and_seat_in_one_perspective(
+    base: str, http: httpx.Client, page: Page
+) -> None:
+    """One tab, one player's token then another's: the table turns to the new seat with the
+    panel, no request is refused on the way (a 403 is a console error), no banner stays."""
+    game = Game(http, "open-hand", 3, {})
+    game.play(random.Random(3), steps=2)
+    page.goto(f"{base}/games/{game.game_id}/watch")
+    expect(page.locator("#version")).to_have_text(str(game.head()))
+    for seat in (1, 2):
+        page.fill("#token", game.tokens[seat])
+        page.click("#token-form button[type=submit]")
+        expect(page.locator("#perspective")).to_have_value(f"seat:{seat}")
+        expect(page.locator("#whoami")).to_contain_text(f"seat {seat}.")
+        expect(page.locator(".felt .seat.me")).to_have_attribute("data-seat", str(seat))
+        expect_face_up(page, [seat])
+        hand = http.get(f"/games/{game.game_id}/view", headers=game.auth(seat)).json()["hand"]
+        mine = page.locator("#hand .card").evaluate_all("cs => cs.map(c => c.dataset.card)")
+        on_table = page.locator(".felt .seat.me .hand .card").evaluate_all(
+            "cs => cs.map(c => c.dataset.card)"
+        )
+        assert sorted(mine) == sorted(on_table) == sorted(hand)
+        expect(page.locator("#notice")).to_be_hidden()
+    page.click("#forget")
+    expect(page.locator("#perspective")).to_have_value("public")
+    expect(page.locator("#whoami")).to_contain_text("spectator")
+    expect_face_up(page, [])
+    expect(page.locator("#notice")).to_be_hidden()
 
 
 def test_a_phone_shows_the_whole_table_without_sideways_scrolling(

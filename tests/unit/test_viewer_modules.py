@@ -85,6 +85,14 @@ def test_a_variants_module_words_its_own_events_and_commands(variant_id: str) ->
     assert not stale, f"{variant_id}.js has words for commands {variant_id} has not: {stale}"
 
 
+@pytest.mark.parametrize("variant_id", sorted(VARIANTS))
+def test_a_variants_module_names_how_its_games_end(variant_id: str) -> None:
+    """A game that ended by the variant's own rules says how (parts/ending.js asks the module);
+    without ``ending`` it would only say that it reached its end."""
+    source = (STATIC / "tables" / f"{variant_id}.js").read_text()
+    assert "export function ending(" in source, f"{variant_id}.js does not word its own end"
+
+
 def test_the_problem_codes_the_pages_compare_exist() -> None:
     document = json.loads((ROOT / "openapi" / "openapi.json").read_text())
     codes = set(document["components"]["schemas"]["ProblemCode"]["enum"])

@@ -28,7 +28,7 @@ function shared(event, who) {
     case "GameCancelled":
       return `The game is cancelled ${BY[p.by] || p.by}; the seed is revealed.`;
     case "GameFinished":
-      return `Game over: ${winnersText(p.winners, who)}. Final scores ${p.scores.join(" / ")}; the seed is revealed.`;
+      return `Game over${p.reason === "forfeit" ? " by forfeit, fewer than two players being left" : ""}: ${winnersText(p.winners, who)}. Final scores ${p.scores.join(" / ")}; the seed is revealed.`;
     case "CardPlayed":
       return `${who(p.seat)} plays ${cardLabel(p.card)}.`;
     case "TrickWon":

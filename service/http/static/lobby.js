@@ -28,13 +28,18 @@ function gameRow(entry) {
   const winners = entry.winners ? entry.winners.map((w) => (entry.seats[w] ? entry.seats[w].name : `seat ${w}`)).join(", ") : "";
   const link = el("a", "", entry.status === "active" ? "watch live" : entry.status === "waiting" ? "open" : "replay");
   link.href = `/games/${entry.game_id}/watch`;
+  const scores = el("td", "scores", entry.scores ? entry.scores.join(" / ") : "");
+  const won = el("td", "winners", winners);
+  // A phone shows each game as a card: these say what the column headings said.
+  scores.dataset.label = "scores";
+  won.dataset.label = winners.includes(",") ? "winners" : "winner";
   row.append(
     variantCell(entry.variant),
     el("td", "players", `${entry.seats.length}/${entry.seat_count}: `, names || "—"),
     el("td", `state ${entry.status}`, STATUS_WORDS[entry.status] || entry.status),
-    el("td", "", entry.scores ? entry.scores.join(" / ") : ""),
-    el("td", "", winners),
-    el("td", "", link),
+    scores,
+    won,
+    el("td", "link", link),
   );
   return row;
 }
@@ -78,7 +83,9 @@ async function showGames(force = false) {
   if (!force && fingerprint === state.shown) return;
   state.shown = fingerprint;
   const empty = state.trail.length > 1 ? "No older games." : "No games here yet.";
-  clear($("games"), listTable(["game", "players", "status", "scores", "winners", ""], games.map(gameRow), empty));
+  const table = listTable(["game", "players", "status", "scores", "winners", ""], games.map(gameRow), empty);
+  table.classList.add("games");
+  clear($("games"), table);
 }
 
 // The first page again (new filters), the next older page, or back to the page before.

@@ -11,8 +11,9 @@ import { tableModule } from "./table-modules.js";
 import { capitalise, spaced } from "./words.js";
 
 // What the player has picked: several cards (by their place in the hand, a double deck holds a
-// card twice), or the one card several commands name; forgotten when the game moves on.
-const pick = { version: -1, selected: new Set(), card: null };
+// card twice), or the one card several commands name; forgotten when the game moves on or
+// another seat's token is given.
+const pick = { version: -1, seat: null, selected: new Set(), card: null };
 
 // The commands every variant has.
 const SHARED_MOVES = {
@@ -245,8 +246,9 @@ function buttonRow(turn, other) {
 }
 
 export function renderPlay(root, view, ctx) {
-  if (pick.version !== view.version) {
+  if (pick.version !== view.version || pick.seat !== view.seat) {
     pick.version = view.version;
+    pick.seat = view.seat;
     pick.selected.clear();
     pick.card = null;
   }

@@ -9,6 +9,9 @@
 //   seatLine(view, seat, ctx)   nodes after a seat's score
 //   actingWords(view, seat, ctx) what a seat in `to_act` is awaited for (default "to act")
 //   scoreUnit                   the unit of `scores` (default "points"; "" for none)
+//   rankOrder, suitsMatter      how a hand shown on the table is sorted (parts/seat-hand.js)
+//   ending(view, ctx)           how a game that ended by the variant's own rules ended, in a
+//                               sentence (parts/ending.js words forfeits and cancellations)
 //   describe(event, who)        one of the variant's own events in a sentence, or null
 //                               (events.js words the events every variant shares)
 //   moves                       words for the variant's commands, by command type (play.js):

@@ -32,3 +32,20 @@ export function facts(pairs) {
   }
   return list;
 }
+
+// A table with a row per seat, so that many seats grow it downwards, and a column per entry of
+// `columns` ({ head, cell(seat) -> a td }); many columns scroll sideways inside it.
+export function seatTable(view, who, columns) {
+  const table = el("table", "rounds");
+  const head = table.createTHead().insertRow();
+  head.append(el("th", "", "player"), ...columns.map((column) => el("th", "", column.head)));
+  const body = table.createTBody();
+  for (let seat = 0; seat < view.seat_count; seat++) {
+    const row = body.insertRow();
+    row.dataset.seat = seat;
+    const name = el("th", "name", who(seat));
+    name.scope = "row";
+    row.append(name, ...columns.map((column) => column.cell(seat)));
+  }
+  return el("div", "scroll", table);
+}

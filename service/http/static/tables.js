@@ -1,7 +1,8 @@
 // The card table: seats around it, the variant's own picture in the middle.
 
-import { cardRow } from "./cards.js";
 import { countdown, el } from "./dom.js";
+import { endingBlock } from "./parts/ending.js";
+import { seatHand } from "./parts/seat-hand.js";
 import { tableModule } from "./table-modules.js";
 import { plural } from "./words.js";
 
@@ -32,7 +33,7 @@ function seatBox(view, seat, ctx, chosen) {
   if (winner) head.append(el("span", "badge won", view.status === "finished" ? "winner" : "wins"));
   const size = view.hand_sizes[seat] ?? 0;
   const hand = view.hands && view.hands[seat];
-  const cards = el("div", "hand", cardRow(hand, { count: size, size: "tiny", limit: 10, more: false }), el("span", "count", `${size}`));
+  const cards = el("div", "hand", seatHand(hand, size, chosen), el("span", "count", `${size}`));
   cards.title = `${plural(size, "card")} in hand`;
   const unit = chosen.scoreUnit === undefined ? "points" : chosen.scoreUnit;
   const points = view.scores[seat];
@@ -66,7 +67,7 @@ export function renderTable(root, view, ctx) {
     seats.forEach((seat) => area.append(seatBox(view, seat, ctx, variant)));
     return area;
   };
-  const center = el("div", "middle");
+  const center = el("div", "middle", endingBlock(view, ctx, variant));
   if (view.table) {
     center.append(...variant.center(view, ctx));
   } else {

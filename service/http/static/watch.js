@@ -9,23 +9,27 @@ import { markCurrent, renderLog } from "./log.js";
 import { loadVariants, variantTitle } from "./names.js";
 import { renderPlay } from "./play.js";
 import { renderTable } from "./tables.js";
+import { Frames } from "./watch/frames.js";
+import { fallbackPerspective, forbiddenReason, perspectiveAfterToken, perspectiveLabel } from "./watch/perspectives.js";
+import { renderScoreboard } from "./watch/scoreboard.js";
 
 const $ = (id) => document.getElementById(id);
 const gameId = location.pathname.split("/")[2];
 const TOKEN_KEY = "cardledger-token";
-const CHUNK = 40;
 const AUDIT_EVERY_MS = 500;
 const STATUS_WORDS = { waiting: "waiting for players", active: "in play", finished: "finished", cancelled: "cancelled" };
+
+const asked = new URLSearchParams(location.search).get("perspective") || "public";
 
 const state = {
   token: sessionStorage.getItem(TOKEN_KEY) || "",
   me: null, // { seat, admin, view } once a token is given
-  perspective: new URLSearchParams(location.search).get("perspective") || "public",
+  perspective: asked,
   summary: null, // the public view now
   head: 0,
   version: 0,
   following: true,
-  frames: new Map(), // version -> frame, in state.perspective
+  frames: new Frames(gameId, asked), // in state.perspective
   events: [], // the log as this caller may see it
   stream: null,
   showing: 0,
@@ -64,28 +68,16 @@ function showMissing(title, text) {
 
 // --- what may be seen -------------------------------------------------------------------------
 
-function forbiddenReason(perspective) {
-  const seats = state.summary ? state.summary.seat_count : 0;
-  const known = /^(public|full|seat:\d+)$/.test(perspective) && !(perspective.startsWith("seat:") && Number(perspective.slice(5)) >= seats);
-  if (!known) return `There is no perspective "${perspective}" in this game: it has public, seat:0 to seat:${seats - 1} and full. Showing the public table.`;
-  if (perspective === "public" || over() || (state.me && state.me.admin)) return null;
-  if (perspective === "full") return "The full perspective, every hand at once, opens when the game is over. Showing the public table.";
-  const seat = Number(perspective.slice(5));
-  if (state.me && state.me.seat === seat) return null;
-  return `Only ${who(seat)}'s player sees seat ${seat}'s cards before the game ends (enter that player's token to sit there). Showing the public table.`;
+// What the page may show, as perspectives.js asks it.
+function seen() {
+  return { seatCount: state.summary ? state.summary.seat_count : 0, over: over(), me: state.me, who };
 }
 
 function perspectiveOptions() {
   const select = $("perspective");
   const wanted = ["public", ...state.summary.seats.map((s) => `seat:${s.seat}`), "full"];
-  const label = (value) => {
-    if (value === "public") return "public (spectator)";
-    if (value === "full") return "full (every hand)";
-    const seat = Number(value.slice(5));
-    return `${who(seat)} (seat ${seat})`;
-  };
   const options = wanted.map((value) => {
-    const option = el("option", "", label(value) + (forbiddenReason(value) ? " — at the end" : ""));
+    const option = el("option", "", perspectiveLabel(value, who) + (forbiddenReason(value, seen()) ? " — at the end" : ""));
     option.value = value;
     return option;
   });
@@ -93,21 +85,17 @@ function perspectiveOptions() {
   select.value = state.perspective;
 }
 
-function fallbackPerspective() {
-  return state.me && state.me.seat !== null ? `seat:${state.me.seat}` : "public";
-}
-
 async function setPerspective(value) {
-  const reason = forbiddenReason(value);
+  const reason = forbiddenReason(value, seen());
   if (reason) {
-    value = fallbackPerspective();
+    value = fallbackPerspective(state.me);
     notice(value === "public" ? reason : reason.replace("Showing the public table.", "Showing your own seat."));
   } else {
     notice("");
   }
   if (value !== state.perspective) {
     state.perspective = value;
-    state.frames.clear();
+    state.frames.reset(value);
   }
   $("perspective").value = value;
   const url = new URL(location.href);
@@ -165,17 +153,6 @@ function addEvent(event) {
   if (event.version === state.events.length + 1) state.events.push(event);
 }
 
-async function frame(version) {
-  if (!state.frames.has(version)) {
-    const backwards = version < state.version;
-    const start = backwards ? Math.max(1, version - CHUNK + 1) : version;
-    const query = `perspective=${encodeURIComponent(state.perspective)}&from=${start}&limit=${CHUNK}`;
-    const page = await getJSON(`/games/${gameId}/replay?${query}`, state.token || undefined);
-    for (const item of page.frames) state.frames.set(item.version, item);
-  }
-  return state.frames.get(version);
-}
-
 function bottomSeat() {
   if (state.perspective.startsWith("seat:")) return Number(state.perspective.slice(5));
   return state.me && state.me.seat != null ? state.me.seat : null;
@@ -187,13 +164,13 @@ async function show(version) {
   const wanted = Math.min(Math.max(1, version), state.head);
   let current;
   try {
-    current = await frame(wanted);
+    current = await state.frames.get(wanted, { token: state.token, backwards: wanted < state.version });
   } catch (error) {
     if (ticket !== state.showing) return;
     if (error.problem && error.problem.code === "perspective_forbidden" && state.perspective !== "public") {
       notice(problemWords(error.problem) + " Showing the public table.");
       state.perspective = "public";
-      state.frames.clear();
+      state.frames.reset("public");
       $("perspective").value = "public";
       return show(wanted);
     }
@@ -242,27 +219,7 @@ async function scheduleAudit() {
 }
 
 async function showScoreboard() {
-  const board = await getJSON(`/games/${gameId}/scoreboard`);
-  const place = $("scoreboard");
-  if (!board.rows.length && board.status === "waiting") {
-    clear(place, el("p", "fine", "No scores before the game starts."));
-    return;
-  }
-  const table = el("table", "list scores");
-  const head = table.createTHead().insertRow();
-  head.append(el("th", "", ""), ...state.summary.seats.map((s) => el("th", "", s.name)));
-  const body = table.createTBody();
-  for (const row of board.rows.slice(-12)) {
-    const tr = body.insertRow();
-    tr.append(el("td", "", row.label), ...row.points.map((p) => el("td", "", p)));
-  }
-  const total = body.insertRow();
-  total.className = "sum";
-  total.append(el("td", "", "total"), ...board.totals.map((p) => el("td", "", p)));
-  const ranking = board.ranking && board.ranking.length
-    ? el("ol", "ranking", ...board.ranking.map((r) => el("li", r.winner ? "won" : "", `${r.rank}. ${r.name} — ${r.total}${r.winner ? " (winner)" : ""}`)))
-    : board.status === "cancelled" ? el("p", "fine", "Cancelled: void, no ranking.") : null;
-  clear(place, table, ranking);
+  renderScoreboard($("scoreboard"), await getJSON(`/games/${gameId}/scoreboard`), state.summary.seats);
 }
 
 // --- live ------------------------------------------------------------------------------------
@@ -433,20 +390,19 @@ function forgetToken() {
   $("token").value = "";
 }
 
+// Another token (or none): the table and the seat's panel are redrawn together, in the
+// perspective this token sees.
 async function useToken(token) {
+  const oldSeat = state.me ? state.me.seat : null;
   state.token = token;
   if (token) sessionStorage.setItem(TOKEN_KEY, token);
   else forgetToken();
   message("");
   await identify();
   perspectiveOptions();
+  state.frames.reset(state.perspective); // fetched with the old token
+  await setPerspective(perspectiveAfterToken(state.perspective, oldSeat, seen()));
   renderMine();
-  if (state.me && state.me.seat !== null && state.perspective === "public" && !over()) {
-    await setPerspective(`seat:${state.me.seat}`);
-  } else {
-    state.frames.clear();
-    await show(state.version || state.head);
-  }
   if (state.stream) follow(true); // reopen it with this player's ticket
 }
 

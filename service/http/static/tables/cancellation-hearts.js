@@ -3,7 +3,7 @@
 import { cardRow, cardsLabel } from "../cards.js";
 import { el } from "../dom.js";
 import { block, facts, playsRow } from "../table-parts.js";
-import { plural, secretValue } from "../words.js";
+import { listed, plural, secretValue } from "../words.js";
 
 export const scoreUnit = "points";
 
@@ -46,6 +46,13 @@ export const moves = {
     primary: true,
   },
 };
+
+export function ending(view, ctx) {
+  const target = view.table.options.target;
+  const reached = view.seats.map((info) => info.seat).filter((seat) => view.scores[seat] >= target);
+  const who = reached.length ? listed(reached.map(ctx.who)) : "A total";
+  return `${who} reached the target of ${target} after hand ${view.table.hand_number}: the lowest total wins.`;
+}
 
 export function badges(view, seat) {
   const t = view.table;

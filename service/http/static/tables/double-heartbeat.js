@@ -2,10 +2,12 @@
 
 import { cardRow, cardsLabel, rankOf, suitOf } from "../cards.js";
 import { el } from "../dom.js";
-import { block, facts, playsRow } from "../table-parts.js";
+import { block, facts, playsRow, seatTable } from "../table-parts.js";
 import { ordinal, plural, secretValue, spaced } from "../words.js";
 
 export const scoreUnit = "points";
+// RULES.md §2: 3 low, 2 high, then the jokers.
+export const rankOrder = ["3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2"];
 
 // --- combinations in words ------------------------------------------------------------------
 
@@ -142,6 +144,11 @@ export function describe(event, who) {
 
 // --- the table ------------------------------------------------------------------------------
 
+export function ending(view) {
+  const hands = view.table.hands_to_play;
+  return `${hands === 1 ? "The hand was" : `All ${hands} hands were`} played: the highest total wins.`;
+}
+
 export function badges(view, seat) {
   const t = view.table;
   const marks = [];
@@ -199,33 +206,28 @@ export function center(view, ctx) {
     ["finishing order", order || null],
     ["buried", bury ? el("span", "", bury, ` ${plural(t.buried_count, "card")}`) : null],
   ]));
-  if (t.results.length) {
-    const table = el("table", "rounds");
-    const head = table.createTHead().insertRow();
-    for (const text of ["hand", ...view.seats.map((s) => s.name)]) head.append(el("th", "", text));
-    const body = table.createTBody();
-    for (const result of t.results) {
-      const row = body.insertRow();
-      row.append(el("td", "", result.hand));
-      for (let seat = 0; seat < view.seat_count; seat++) {
-        const place = result.order.indexOf(seat);
-        const label = place >= 0 ? ordinal(place + 1) : result.last === seat ? "last" : "";
-        const total = result.places[seat] + result.bonuses[seat];
-        const cell = el("td", "", `${total > 0 ? "+" : ""}${total}`, el("small", "", ` ${label}${result.bonuses[seat] ? `, bombs +${result.bonuses[seat]}` : ""}`));
-        row.append(cell);
-      }
-      if (result.buried && result.buried.length) {
-        const buried = body.insertRow();
-        const cell = el("td", "", `buried by ${ctx.who(result.dealer)}: `, cardRow(result.buried, { size: "tiny" }));
-        cell.colSpan = view.seat_count + 1;
-        buried.append(cell);
-      }
-    }
-    const totals = body.insertRow();
-    totals.className = "sum";
-    totals.append(el("td", "", "match"));
-    view.scores.forEach((score) => totals.append(el("td", "", score)));
-    parts.push(block("Hand and match scores", table));
-  }
+  if (t.results.length) parts.push(block("Hand and match scores", scores(view, ctx), buriedBefore(t.results, ctx)));
   return parts;
+}
+
+// A row per seat: the match total, then each hand's points, the latest first.
+function scores(view, ctx) {
+  const match = { head: "match", cell: (seat) => el("td", "sum", view.scores[seat]) };
+  const hands = [...view.table.results].reverse().map((result) => ({
+    head: `hand ${result.hand}`,
+    cell(seat) {
+      const place = result.order.indexOf(seat);
+      const label = place >= 0 ? ordinal(place + 1) : result.last === seat ? "last" : "";
+      const total = result.places[seat] + result.bonuses[seat];
+      return el("td", "", `${total > 0 ? "+" : ""}${total}`, el("small", "", ` ${label}${result.bonuses[seat] ? `, bombs +${result.bonuses[seat]}` : ""}`));
+    },
+  }));
+  return seatTable(view, ctx.who, [match, ...hands]);
+}
+
+// The cards buried in the hands played, public once each hand is over.
+function buriedBefore(results, ctx) {
+  const buried = results.filter((result) => result.buried && result.buried.length);
+  if (!buried.length) return null;
+  return facts(buried.map((result) => [`buried in hand ${result.hand}`, el("span", "", `by ${ctx.who(result.dealer)} `, cardRow(result.buried, { size: "tiny" }))]));
 }

@@ -2,10 +2,13 @@
 
 import { cardBack, cardFace, cardLabel } from "../cards.js";
 import { el } from "../dom.js";
-import { block } from "../table-parts.js";
+import { block, seatTable } from "../table-parts.js";
 import { listed, plural, secretValue, winnersText } from "../words.js";
 
 export const scoreUnit = "chips";
+// By value (RULES.md §1): a joker 0, A 1, J/Q/K 10; suits never matter.
+export const rankOrder = ["BJ", "RJ", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
+export const suitsMatter = false;
 
 // The tempo cards: name and what each does to its round.
 const TEMPO = {
@@ -47,6 +50,10 @@ export function describe(event, who) {
     default:
       return null;
   }
+}
+
+export function ending(view) {
+  return `All ${view.table.rounds_total} rounds were played: the most chips win.`;
 }
 
 export function badges(view, seat) {
@@ -93,22 +100,17 @@ export function center(view, ctx) {
     parts.push(block("Choices, face down until everyone has chosen", row));
   }
   if (t.rounds.length) {
-    const table = el("table", "rounds");
-    const head = table.createTHead().insertRow();
-    for (const text of ["round", "tempo", ...view.seats.map((s) => s.name)]) head.append(el("th", "", text));
-    const body = table.createTBody();
-    for (const round of [...t.rounds].reverse()) {
-      const row = body.insertRow();
-      row.append(el("td", "", round.round), el("td", "", round.tempo ? tempoName(round.tempo) : "—"));
-      for (let seat = 0; seat < view.seat_count; seat++) {
+    const columns = t.rounds.map((round) => ({
+      head: el("span", "", `round ${round.round}`, el("small", "", round.tempo ? ` ${tempoName(round.tempo)}` : "")),
+      cell(seat) {
         const play = round.plays.find((p) => p.seat === seat);
         const cell = el("td", round.winners.includes(seat) ? "won" : "", play ? cardFace(play.card, "tiny") : "—");
         if (round.chips[seat]) cell.append(` +${round.chips[seat]}`);
         cell.title = play ? `${cardLabel(play.card)}${round.winners.includes(seat) ? ", wins" : ""}` : "";
-        row.append(cell);
-      }
-    }
-    parts.push(block("Reveals and chips, round by round", table));
+        return cell;
+      },
+    }));
+    parts.push(block("Reveals and chips, round by round", seatTable(view, ctx.who, columns)));
   }
   return parts;
 }

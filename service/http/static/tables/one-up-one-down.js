@@ -3,9 +3,38 @@
 import { cardBack, cardFace, cardLabel } from "../cards.js";
 import { countdown, el } from "../dom.js";
 import { block, facts } from "../table-parts.js";
-import { plural, secretValue, winnersText } from "../words.js";
+import { capitalise, listed, plural, secretValue, spaced, winnersText } from "../words.js";
 
 export const scoreUnit = "";
+export const rankOrder = ["3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2"]; // RULES.md §5
+export const suitsMatter = false;
+
+// Why a game ended without a last card that stood (StalemateEnded's reason); `max` the cap.
+const STALEMATES = {
+  vote: () => "every player still in voted to end it once the stock was empty",
+  cap: (max) => (max ? `the limit of ${max} plays was reached` : "the play limit was reached"),
+  blocked: () => "nobody still in had a card to play",
+  abandoned: () => "at most one player was still in",
+};
+
+function stalemateWords(reason, max) {
+  return STALEMATES[reason] ? STALEMATES[reason](max) : `it ended (${spaced(reason)})`;
+}
+
+// How the game ended (RULES.md §5, Winning and Stalemate), from the table's `ended_by`.
+function endedWords(view, who) {
+  const t = view.table;
+  if (t.ended_by === "last_card") {
+    // Between LastCardStood and GameFinished there are no winners yet: the seat without cards.
+    const out = view.winners || view.hand_sizes.flatMap((size, seat) => (size === 0 ? [seat] : []));
+    return `${listed(out.map(who))}'s last card stood`;
+  }
+  return `${capitalise(stalemateWords(t.ended_by, t.options.max_plays))}: the fewest cards win`;
+}
+
+export function ending(view, ctx) {
+  return `${endedWords(view, ctx.who)}.`;
+}
 
 export function describe(event, who) {
   const p = event.payload;
@@ -45,7 +74,7 @@ export function describe(event, who) {
     case "LastCardStood":
       return `${by}'s last card stands: ${by} wins!`;
     case "StalemateEnded":
-      return `The game ends ${p.reason === "cap" ? "at the play limit" : "by agreement"}: fewest cards wins — ${winnersText(p.winners, who)}.`;
+      return `The game ends: ${stalemateWords(p.reason)}, so the fewest cards win — ${winnersText(p.winners, who)}.`;
     default:
       return null;
   }
@@ -111,7 +140,8 @@ export function center(view, ctx) {
   parts.push(facts([
     ["plays", `${t.plays} of at most ${t.options.max_plays}`],
     ["votes to end", t.end_votes.length ? t.end_votes.map(ctx.who).join(", ") : null],
-    ["ended", t.ended_by ? (t.ended_by === "cap" ? "at the play limit" : "by agreement") : null],
+    // once the game is over the ending above the table says it
+    ["ended", t.ended_by && view.status === "active" ? endedWords(view, ctx.who) : null],
   ]));
   return parts;
 }

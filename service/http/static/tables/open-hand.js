@@ -5,6 +5,7 @@ import { el } from "../dom.js";
 import { block, facts, playsRow } from "../table-parts.js";
 
 export const scoreUnit = "tricks";
+export const rankOrder = ["3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2"]; // RULES.md §3
 
 export function describe(event, who) {
   const p = event.payload;
@@ -16,6 +17,10 @@ export function describe(event, who) {
     default:
       return null;
   }
+}
+
+export function ending() {
+  return "All five tricks were played: the most tricks win.";
 }
 
 export function seatLine(view, seat) {
