@@ -96,8 +96,9 @@ def test_played_card_of_leaver_cannot_win(high_card: HighCard) -> None:
 
 
 def test_a_whole_game_over_http(high_card: HighCard, tmp_path: Path) -> None:
-    # data_dir: the read models' projector takes its lock file there, even with in_memory.
-    settings = Settings(in_memory=True, admin_token="x", data_dir=tmp_path)
+    # A store file of the test's own: the shared-cache in-memory store (for tools that never
+    # persist) answers "table is locked" when a reader and the writer meet, now and then.
+    settings = Settings(admin_token="x", data_dir=tmp_path)
     with TestClient(create_app(settings)) as client:
         catalogue = {entry["id"]: entry for entry in client.get("/variants").json()}
         rules_url = catalogue[high_card.id]["rules_url"]

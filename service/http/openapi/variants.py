@@ -21,6 +21,7 @@ from domain.events import Secret, tag_of_type
 from domain.perspective import PUBLIC
 from domain.variant import Variant
 from domain.variants import VARIANTS, event_types
+from projections.events import EventOut
 
 REF = "#/components/schemas/{name}"
 FORM_FIELD = "cards"  # the list a choice form completes (domain.choices.choice)
@@ -245,7 +246,11 @@ PER_VARIANT: dict[str, tuple[str, Callable[[str], str], Narrowing]] = {
             "table": nullable(ref(f"{pascal(v.id)}Table")),
             "options": ref(v.options_type.__name__),
             "legal_commands": {"type": "array", "items": ref(f"{pascal(v.id)}Command")},
-            "choice_forms": {"type": "array", "items": ref("Choice")},
+            "choice_forms": {
+                "type": "array",
+                "items": ref("Choice"),
+                **({} if form_commands(v) else {"maxItems": 0}),
+            },
         },
     ),
     "LobbyEntry": (
@@ -304,7 +309,8 @@ def variant_types() -> list[type[msgspec.Struct]]:
 
 def omitting_defaults() -> set[str]:
     """The components of the Structs that leave a field out when it holds its default."""
-    return {kind.__name__ for kind in variant_types() if kind.__struct_config__.omit_defaults}
+    kinds = [*variant_types(), EventOut]
+    return {kind.__name__ for kind in kinds if kind.__struct_config__.omit_defaults}
 
 
 def variant_schemas(components: Schemas) -> None:
