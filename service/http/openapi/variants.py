@@ -309,7 +309,7 @@ def variant_types() -> list[type[msgspec.Struct]]:
 
 def omitting_defaults() -> set[str]:
     """The components of the Structs that leave a field out when it holds its default."""
-    kinds = [*variant_types(), EventOut]
+    kinds: list[type[msgspec.Struct]] = [*variant_types(), EventOut]
     return {kind.__name__ for kind in kinds if kind.__struct_config__.omit_defaults}
 
 
