@@ -16,12 +16,12 @@ from uuid import UUID
 import msgspec
 from eventsourcing.domain import BaseAggregate
 
-from domain import game
+from domain import game, game_state
 from domain.chain import GENESIS, event_hash, hashed_body
 from domain.commands import Command
 from domain.deadlines import Expiry
 from domain.events import CancelledBy, Event, GameCreated, Secret
-from domain.game import GameState
+from domain.game_state import GameState
 from domain.variants import VARIANTS
 
 
@@ -52,7 +52,7 @@ class Recorded(msgspec.Struct, frozen=True, kw_only=True):
                 originator_version=self.originator_version,
                 timestamp=self.timestamp,
             )
-            aggregate.state = game.evolve(None, self.payload)
+            aggregate.state = game_state.evolve(None, self.payload)
             aggregate.chain_head = self.hash
             return aggregate
         if (
@@ -62,7 +62,7 @@ class Recorded(msgspec.Struct, frozen=True, kw_only=True):
             raise ChainBroken(
                 f"event {self.originator_version} does not follow {aggregate.version}"
             )
-        aggregate.state = game.evolve(aggregate.state, self.payload)
+        aggregate.state = game_state.evolve(aggregate.state, self.payload)
         aggregate.version = self.originator_version
         aggregate.modified_on = self.timestamp
         aggregate.chain_head = self.hash

@@ -16,7 +16,7 @@ from typing import Any, Literal
 
 import msgspec
 
-from domain import game
+from domain import game, game_state
 from domain.aggregate import Recorded, sealed_command
 from domain.chain import GENESIS, event_hash, hashed_body
 from domain.commands import COMMON_COMMANDS, parse_command
@@ -32,7 +32,7 @@ from domain.events import (
     secrets_in,
     tag_of,
 )
-from domain.game import GameState
+from domain.game_state import GameState
 
 Status = Literal["pass", "fail", "pending"]
 
@@ -369,7 +369,7 @@ def check_final_head(events: Sequence[Recorded], end: int) -> Check:
 
 def fold(state: GameState | None, events: Sequence[Event]) -> GameState:
     for event in events:
-        state = game.evolve(state, event)
+        state = game_state.evolve(state, event)
     assert state is not None
     return state
 

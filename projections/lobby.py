@@ -6,7 +6,7 @@ from datetime import datetime
 
 import msgspec
 
-from domain.game import GameState
+from domain.game_state import GameState
 from projections.views import end_reason
 
 

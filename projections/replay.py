@@ -6,9 +6,9 @@ from collections.abc import Iterator, Sequence
 
 import msgspec
 
-from domain import game
+from domain import game_state
 from domain.aggregate import Recorded
-from domain.game import GameState
+from domain.game_state import GameState
 from domain.perspective import Perspective
 from projections.events import EventOut, event_out
 from projections.views import View, view
@@ -28,7 +28,7 @@ def frames(
     """Frames for versions ``start..stop`` (inclusive), folding from the first event."""
     state: GameState | None = None
     for recorded in events:
-        state = game.evolve(state, recorded.payload)
+        state = game_state.evolve(state, recorded.payload)
         version = recorded.originator_version
         if version > stop:
             return

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import msgspec
 
-from domain.game import GameState
+from domain.game_state import GameState
 from domain.variant import ScoreRow
 from projections.views import end_reason
 

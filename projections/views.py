@@ -7,10 +7,10 @@ from typing import Any
 
 import msgspec
 
-from domain import game
+from domain import game, game_state
 from domain.choices import Choice, Listed, split
 from domain.commands import Command, Leave, VoteCancel
-from domain.game import GameState
+from domain.game_state import GameState
 from domain.perspective import Perspective
 
 
@@ -92,7 +92,7 @@ def as_of(state: GameState, *, version: int, now: datetime | None) -> GameState:
     (RULES.md, Timers: what a seat may do never depends on whether the server noticed)."""
     if now is None or state.status != "active" or game.stream(state) is None:
         return state
-    return game.fold(state, game.expire(state, now=now, version=version))
+    return game_state.fold(state, game.expire(state, now=now, version=version))
 
 
 def view(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from domain.game import GameState
+from domain.game_state import GameState
 from domain.perspective import FULL, Perspective
 from service.auth import Principal
 from service.errors import INVALID_PERSPECTIVE, PERSPECTIVE_FORBIDDEN

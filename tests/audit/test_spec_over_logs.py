@@ -12,7 +12,7 @@ from typing import Any
 import msgspec
 import pytest
 
-from domain import game
+from domain import game, game_state
 from domain.aggregate import GameAggregate
 from domain.perspective import FULL
 from projections.audit import audit
@@ -51,7 +51,7 @@ def played(variant: str, rng: random.Random) -> GameAggregate:
         if deadline is not None and rng.random() < 0.4:
             # Late: past this deadline, and often past the ones it starts too.
             now = max(now, deadline + timedelta(seconds=rng.choice([0, 1, 7, 30])))
-            state = game.fold(state, game.expire(state, now=now, version=aggregate.version))
+            state = game_state.fold(state, game.expire(state, now=now, version=aggregate.version))
         else:
             now += timedelta(seconds=1)
         waiting = state.rules.to_act(state.table) if state.status == "active" else ()

@@ -22,7 +22,7 @@ from uuid import UUID
 
 import msgspec
 
-from domain import game
+from domain import game, game_state
 from domain.aggregate import GameAggregate, Recorded
 from domain.chain import GENESIS, canonical, hashed_body
 from domain.events import HandDealt, Secret, tag_of
@@ -70,7 +70,7 @@ def play() -> GameAggregate:
             answered_late = True
             now = deadline + LATE
             # Decided after the expiry: what is legal then, as the late client had to send.
-            state = game.fold(state, game.expire(state, now=now, version=aggregate.version))
+            state = game_state.fold(state, game.expire(state, now=now, version=aggregate.version))
         else:
             now += timedelta(seconds=1)
         command = rng.choice(state.rules.legal_commands(state.table, seat))

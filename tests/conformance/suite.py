@@ -17,7 +17,7 @@ from typing import Any
 
 import msgspec
 
-from domain import game
+from domain import game, game_state
 from domain.aggregate import GameAggregate
 from domain.choices import command_at
 from domain.errors import RuleViolation
@@ -92,7 +92,7 @@ def check_awaited(aggregate: GameAggregate, rng: random.Random) -> None:
             )
         except RuleViolation as refusal:
             raise AssertionError(f"seat {seat}'s listed {command} refused: {refusal}") from None
-        game.fold(state, events)
+        game_state.fold(state, events)
 
 
 def check_no_leak(aggregate: GameAggregate, seat: int | None) -> None:

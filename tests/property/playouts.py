@@ -13,7 +13,7 @@ import msgspec
 from domain.aggregate import GameAggregate, Recorded, project
 from domain.choices import Choice, pick
 from domain.commands import COMMON_COMMANDS, Command, Leave, VoteCancel, parse_command
-from domain.game import GameState
+from domain.game_state import GameState
 from domain.perspective import Perspective, redact
 from domain.variants import deadline_started
 from projections.views import as_of, legal, view

@@ -15,7 +15,7 @@ from typing import Any
 import msgspec
 import pytest
 
-from domain import game
+from domain import game, game_state
 from domain.cards import RANKS, double_deck
 from domain.choices import pick
 from domain.events import (
@@ -394,7 +394,7 @@ def test_random_plays_of_a_rigged_moon(moon: str) -> None:
                 state, player_id=player(seat), command=command, now=START, version=version
             )
             version += len(new)
-            state = game.fold(state, new)
+            state = game_state.fold(state, new)
             scored += [event for event in new if isinstance(event, PenaltiesScored)]
         (points,) = scored
         assert points.moon == 1 and points.taken[1] == 52, f"seed {seed}"

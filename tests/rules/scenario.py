@@ -5,12 +5,12 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from domain import game
+from domain import game, game_state
 from domain.commands import Command
 from domain.errors import RuleViolation
 from domain.events import Event, GameCreated, GameStarted, HandDealt, SeatTaken, Secret
 from domain.fairness import commitment
-from domain.game import GameState
+from domain.game_state import GameState
 
 NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
 SEED = bytes(32)
@@ -54,8 +54,8 @@ def started(
 
 
 def given(events: list[Event]) -> GameState:
-    state = game.evolve(None, events[0])
-    return game.fold(state, events[1:])
+    state = game_state.evolve(None, events[0])
+    return game_state.fold(state, events[1:])
 
 
 def when(state: GameState, seat: int, command: Command, now: datetime = NOW) -> list[Event]:
@@ -69,7 +69,7 @@ def play_out(
     events: list[Event] = []
     for seat, command in moves:
         new = when(state, seat, command, now)
-        state = game.fold(state, new)
+        state = game_state.fold(state, new)
         events += new
     return state, events
 

@@ -8,13 +8,13 @@ from typing import Any
 import msgspec
 import pytest
 
-from domain import game
+from domain import game, game_state
 from domain.cards import RANKS, double_deck
 from domain.commands import Command, Leave, PlayCard, parse_command
 from domain.errors import Failure, RuleViolation
 from domain.events import Event, GameFinished, GameStarted, HandDealt, PlayerLeft, Secret
 from domain.fairness import RandomStream
-from domain.game import GameState
+from domain.game_state import GameState
 from domain.perspective import PUBLIC, Perspective, redact
 from domain.variant import Turn
 from domain.variants.cancellation_hearts import CancellationHearts
@@ -205,7 +205,7 @@ def test_pass_directions_over_four_hands() -> None:
     """Four real hands (shuffled deals), each seat playing its first legal command."""
     state = given([*created(VARIANT, 7, {"target": 500}), GameStarted(seat_count=7)])
     turn = Turn(NOW, game.stream(state), 1)
-    state = game.fold(state, RULES.start(state.table, turn))
+    state = game_state.fold(state, RULES.start(state.table, turn))
     deliveries: list[PassesDelivered] = []
     passes: dict[tuple[int, int], tuple[str, ...]] = {}
     deals: list[HandDealt] = []
@@ -217,7 +217,7 @@ def test_pass_directions_over_four_hands() -> None:
             state, player_id=f"player-{seat}", command=command, now=NOW, version=version
         )
         version += len(events)
-        state = game.fold(state, events)
+        state = game_state.fold(state, events)
         for event in events:
             if isinstance(event, CardsPassed):
                 passes[event.hand, event.seat] = event.cards.unwrap()
@@ -635,7 +635,7 @@ def test_below_the_target_the_next_hand_is_dealt() -> None:
     events = finish_hand_two(state)
     assert isinstance(events[-1], HandDealt)
     assert (events[-1].hand, events[-1].dealer) == (3, 2)
-    final = game.fold(state, events)
+    final = game_state.fold(state, events)
     assert final.status == "active"
     assert [row.label for row in RULES.score_rows(final.table)] == ["hand 1", "hand 2"]
     assert [row.points for row in RULES.score_rows(final.table)] == [
@@ -704,7 +704,7 @@ def test_with_one_seat_left_at_the_table_the_match_ends_and_leavers_never_win() 
 def test_leavers_are_dealt_nothing() -> None:
     """Judgement call cancellation-hearts/deal-to-seated."""
     state = given([*created(VARIANT, 7), GameStarted(seat_count=7)])
-    state = game.fold(state, [PlayerLeft(seat=2)])
+    state = game_state.fold(state, [PlayerLeft(seat=2)])
     (deal,) = RULES.start(state.table, Turn(NOW, game.stream(state), 1))
     sizes = [len(h.unwrap()) for h in deal.hands]
     assert sizes == [17, 17, 0, 17, 17, 17, 17]

@@ -17,11 +17,11 @@ from typing import Any
 
 import pytest
 
-from domain import game
+from domain import game_state
 from domain.choices import commands_of, split
 from domain.commands import Command
 from domain.errors import RuleViolation
-from domain.game import GameState
+from domain.game_state import GameState
 from domain.variants.cancellation_hearts.messages import PassCards
 from domain.variants.double_heartbeat.combinations import read
 from domain.variants.double_heartbeat.messages import BuryCards, PlayCombination
@@ -152,7 +152,7 @@ def test_the_airplanes_taken_are_exactly_those_offered_on_the_lead() -> None:
 def test_the_airplanes_taken_over_a_top_are_exactly_those_offered() -> None:
     lead = "3C 3C 3S 4C 4C 4S 9H 9H 10H 10H"
     state = dealt_dh([lead, AIRPLANES.replace("3S 3H 3D", "KS KH KD"), "2S", "2H"])
-    state = game.fold(state, when(state, 0, airplane(tuple(lead.split()))))
+    state = game_state.fold(state, when(state, 0, airplane(tuple(lead.split()))))
     assert state.rules.to_act(state.table) == (1,)
     accepted = check_exact(state, 1, airplane, tried(state.table.hands[1], (10,)), up_to_suits)
     # Only the chain 4-5 beats 3-4, its wings two of KK, 66, 77, 77.

@@ -23,7 +23,7 @@ from domain.events import (
     TrickWon,
 )
 from domain.fairness import RandomStream
-from domain.game import GameState
+from domain.game_state import GameState
 from domain.perspective import FULL, PUBLIC, Perspective, redact
 from domain.variant import ScoreRow, Turn
 from domain.variants.double_heartbeat import DoubleHeartbeat

@@ -8,13 +8,13 @@ from datetime import datetime, timedelta
 import msgspec
 import pytest
 
-from domain import game
+from domain import game, game_state
 from domain.cards import standard_deck
 from domain.commands import Command, Leave
 from domain.errors import Failure, RuleViolation
 from domain.events import Event, GameFinished, HandDealt, PlayerLeft, Secret
 from domain.fairness import RandomStream
-from domain.game import GameState
+from domain.game_state import GameState
 from domain.perspective import FULL, PUBLIC, Perspective, redact
 from domain.turns import Play
 from domain.variant import Turn
@@ -63,7 +63,7 @@ def act(
     state: GameState, seat: int, command: Command, now: datetime = NOW
 ) -> tuple[GameState, list[Event]]:
     events = game.act(state, player_id=player(seat), command=command, now=now, version=100)
-    return game.fold(state, events), events
+    return game_state.fold(state, events), events
 
 
 def moves(state: GameState, *steps: tuple[int, Command]) -> tuple[GameState, list[Event]]:
@@ -404,7 +404,7 @@ def test_a_choice_at_or_after_the_deadline_is_decided_after_the_timeout(at: date
     calls heartbeat/late-choice-counts-next-round, common/late-command-after-expiry."""
     state = heartbeat(("pressure", "double", "double"))
     expired = game.expire(state, now=at, version=100)
-    after = game.fold(state, expired)
+    after = game_state.fold(state, expired)
     card = after.table.hands[0][0]  # a card the timeout left in seat 0's hand
     _, events = act(state, 0, choose(card), now=at)
     assert events[: len(expired)] == expired
@@ -434,7 +434,7 @@ def test_expiry_picks_a_random_playable_card_for_each_seat_that_has_not_chosen()
     # Only one timeout event, and the picks are as secret as choices until the reveal.
     assert sum(isinstance(e, ChoiceTimedOut) for e in events) == 1
     assert all(s.value is None for s in redact(timed_out, Perspective(seat=1)).cards)
-    after = game.fold(state, events)
+    after = game_state.fold(state, events)
     assert after.rules.to_act(after.table) == (0, 1, 2)
     assert events[-1] == TempoCardFlipped(round=2, tempo="double", deadline=None)
 

@@ -13,7 +13,7 @@ from typing import Any
 import msgspec
 import pytest
 
-from domain import game
+from domain import game_state
 from domain.cards import double_deck
 from domain.choices import (
     Choice,
@@ -26,7 +26,7 @@ from domain.choices import (
 )
 from domain.commands import COMMON_COMMANDS, Command, PlayCard, VoteCancel, parse_command
 from domain.events import GameStarted, HandDealt, Secret
-from domain.game import GameState
+from domain.game_state import GameState
 from domain.perspective import Perspective
 from domain.variants.cancellation_hearts import CancellationHearts
 from domain.variants.cancellation_hearts.messages import PassCards
@@ -303,7 +303,7 @@ def test_every_legal_play_is_offered_and_every_kind_listed(seed: int) -> None:
     for seat in (0, 1):
         if seat == 1:
             lead = rng.choice(DH.legal_commands(state.table, 0))
-            state = game.fold(state, when(state, 0, lead))
+            state = game_state.fold(state, when(state, 0, lead))
             assert state.rules.to_act(state.table) == (1,)  # seat 1 answers a top
             assert PassTurn() in DH.legal_commands(state.table, 1)
         legal = every_legal_play(state, seat)

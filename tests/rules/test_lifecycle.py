@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from domain import game
+from domain import game, game_state
 from domain.commands import Leave, PlayCard, VoteCancel
 from domain.events import (
     CardPlayed,
@@ -21,7 +21,7 @@ from domain.events import (
     Secret,
     tag_of,
 )
-from domain.game import GameState
+from domain.game_state import GameState
 from domain.perspective import PUBLIC, Perspective
 from domain.variants import VARIANTS
 from domain.variants.heartbeat.messages import (
@@ -68,7 +68,7 @@ def seen(state: GameState, seat: int | None, now: datetime | None = None) -> Any
 def noticed_first(state: GameState, seat: int, command: Any, now: datetime) -> list[Event]:
     """The events if the server had applied the expiry before the command arrived."""
     expired = game.expire(state, now=now, version=100)
-    after = game.fold(state, expired)
+    after = game_state.fold(state, expired)
     decided = game.act(
         after, player_id=player(seat), command=command, now=now, version=100 + len(expired)
     )
@@ -312,7 +312,7 @@ def test_when_every_seat_has_left_nobody_wins(variant: str) -> None:
     rules = VARIANTS[variant]
     seats = rules.min_seats
     state = given([*created(variant, seats), GameStarted(seat_count=seats)])
-    state = game.fold(state, [PlayerLeft(seat=seat) for seat in range(seats)])
+    state = game_state.fold(state, [PlayerLeft(seat=seat) for seat in range(seats)])
     outcome = rules.outcome(state.table)
     assert outcome is not None
     assert (outcome.winners, outcome.reason) == ((), "forfeit")
@@ -323,7 +323,7 @@ def test_with_one_seat_left_that_seat_wins_by_forfeit(variant: str) -> None:
     rules = VARIANTS[variant]
     seats = rules.min_seats
     state = given([*created(variant, seats), GameStarted(seat_count=seats)])
-    state = game.fold(state, [PlayerLeft(seat=seat) for seat in range(1, seats)])
+    state = game_state.fold(state, [PlayerLeft(seat=seat) for seat in range(1, seats)])
     outcome = rules.outcome(state.table)
     assert outcome is not None
     assert (outcome.winners, outcome.reason) == ((0,), "forfeit")

@@ -8,7 +8,7 @@ from datetime import timedelta
 import msgspec
 import pytest
 
-from domain import game
+from domain import game, game_state
 from domain.cards import standard_deck
 from domain.commands import Leave, VoteCancel, parse_command
 from domain.errors import Failure, RuleViolation
@@ -294,7 +294,7 @@ def test_the_deadline_closes_the_window_as_a_server_event() -> None:
         ChallengeWindowExpired(unanswered=(2, 3, 0)),
         ChallengeWindowClosed(seat=1, declared="10"),
     ]
-    state = game.fold(state, events)
+    state = game_state.fold(state, events)
     assert state.rules.deadline(state.table) is None
     assert to_act(state) == (2,)
 
@@ -659,7 +659,7 @@ def _frames(perspective: Perspective, hidden: str, spare: str) -> list[bytes]:
     events: list[Event] = []
     for seat, command in moves:
         new = when(state, seat, command)
-        state = game.fold(state, new)
+        state = game_state.fold(state, new)
         events += new
         frames.append(_served(state, perspective, events))
     return frames

@@ -4,7 +4,7 @@ wins *and* points share one). Both use competition ranking: 1, 1, 3."""
 from __future__ import annotations
 
 from domain.commands import PlayCard
-from domain.game import GameState, fold
+from domain.game_state import GameState, fold
 from projections.lobby import Result
 from projections.scoreboard import scoreboard
 from service.read_models.tables import Tables

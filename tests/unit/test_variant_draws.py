@@ -8,9 +8,9 @@ from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from domain import game
+from domain import game, game_state
 from domain.events import Event, HandDealt
-from domain.game import GameState
+from domain.game_state import GameState
 from domain.variants.double_heartbeat.messages import FirstDealerDrawn
 from domain.variants.heartbeat.messages import ChoiceTimedOut, ChooseCard, TempoDeckShuffled
 from domain.variants.one_up_one_down.messages import FirstPlayerDrawn
@@ -63,7 +63,7 @@ def seated(variant: str, seats: int, options: dict[str, Any], game_id: str) -> l
         client_seed="seed of seat 0",
         seed=SEED,
     )
-    state = game.fold(game.evolve(None, events[0]), events[1:])
+    state = game_state.fold(game_state.evolve(None, events[0]), events[1:])
     for seat in range(1, seats):
         new = game.join(
             state,
@@ -74,7 +74,7 @@ def seated(variant: str, seats: int, options: dict[str, Any], game_id: str) -> l
             version=len(events),
         )
         events += new
-        state = game.fold(state, new)
+        state = game_state.fold(state, new)
     return events
 
 
@@ -128,7 +128,7 @@ def test_heartbeat_deal_tempo_deck_and_timeout_picks() -> None:
     shuffled = next(e for e in events if isinstance(e, TempoDeckShuffled))
     assert list(shuffled.cards.unwrap()) == Use(game_id, seeds_of(seats), "tempo").shuffle(tempo)
     # Seat 1 chooses; at the deadline the others get a card each under their own label.
-    state: GameState = game.fold(game.evolve(None, events[0]), events[1:])
+    state: GameState = game_state.fold(game_state.evolve(None, events[0]), events[1:])
     chosen = state.table.hands[1][2]
     choose = game.act(
         state,
@@ -137,7 +137,7 @@ def test_heartbeat_deal_tempo_deck_and_timeout_picks() -> None:
         now=NOW,
         version=len(events),
     )
-    state = game.fold(state, choose)
+    state = game_state.fold(state, choose)
     expired = game.expire(state, now=NOW + timedelta(minutes=1), version=len(events) + 1)
     timed_out = next(e for e in expired if isinstance(e, ChoiceTimedOut))
     assert timed_out.round == 1 and timed_out.seats == (0, 2, 3)

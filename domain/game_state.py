@@ -1,0 +1,112 @@
+"""A game's state and how each event changes it: the fold every decision, view and replay
+starts from (domain.game decides the events)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import msgspec
+
+from domain.events import (
+    CancelledBy,
+    CancelVoted,
+    Event,
+    GameCancelled,
+    GameCreated,
+    GameFinished,
+    GameStarted,
+    PlayerLeft,
+    SeatTaken,
+)
+from domain.variant import Outcome, Variant
+from domain.variants import VARIANTS
+
+
+class SeatInfo(msgspec.Struct, frozen=True, kw_only=True):
+    player_id: str
+    name: str
+    client_seed: str = ""
+    left: bool = False
+    voted_cancel: bool = False
+
+
+class GameState(msgspec.Struct, frozen=True, kw_only=True):
+    game_id: str
+    variant: str
+    options: dict[str, Any]
+    seat_count: int
+    creator: str
+    seed_commitment: str
+    seed: str | None  # hex; None when folded from events whose seed was redacted
+    seats: tuple[SeatInfo, ...] = ()
+    status: str = "waiting"  # waiting, active, finished, cancelled
+    table: Any = None
+    outcome: Outcome | None = None
+    cancelled_by: CancelledBy | None = None
+    revealed_seed: str | None = None
+
+    @property
+    def rules(self) -> Variant[Any, Any]:
+        return VARIANTS[self.variant]  # checked when the game was created
+
+    def seat_of(self, player_id: str) -> int | None:
+        for index, seat in enumerate(self.seats):
+            if seat.player_id == player_id:
+                return index
+        return None
+
+    @property
+    def over(self) -> bool:
+        return self.status in ("finished", "cancelled")
+
+
+def evolve(state: GameState | None, event: Event) -> GameState:
+    if state is None:
+        if not isinstance(event, GameCreated):
+            raise ValueError("a game's first event must be GameCreated")
+        return GameState(
+            game_id=event.game_id,
+            variant=event.variant,
+            options=event.options,
+            seat_count=event.seat_count,
+            creator=event.creator,
+            seed_commitment=event.seed_commitment,
+            seed=event.seed.value,
+        )
+    replace = msgspec.structs.replace
+    match event:
+        case SeatTaken():
+            seat = SeatInfo(
+                player_id=event.player_id, name=event.name, client_seed=event.client_seed
+            )
+            return replace(state, seats=(*state.seats, seat))
+        case GameStarted():
+            options = msgspec.convert(state.options, state.rules.options_type)
+            return replace(
+                state, status="active", table=state.rules.setup(options, state.seat_count)
+            )
+        case CancelVoted():
+            return _replace_seat(state, event.seat, voted_cancel=True)
+        case GameCancelled():
+            return replace(
+                state, status="cancelled", cancelled_by=event.by, revealed_seed=event.seed or None
+            )
+        case GameFinished():
+            outcome = Outcome(scores=event.scores, winners=event.winners, reason=event.reason)
+            return replace(state, status="finished", outcome=outcome, revealed_seed=event.seed)
+        case PlayerLeft():
+            state = _replace_seat(state, event.seat, left=True)
+    return replace(state, table=state.rules.evolve(state.table, event))
+
+
+def _replace_seat(state: GameState, index: int, **changes: Any) -> GameState:
+    seats = list(state.seats)
+    seats[index] = msgspec.structs.replace(seats[index], **changes)
+    return msgspec.structs.replace(state, seats=tuple(seats))
+
+
+def fold(state: GameState, events: Iterable[Event]) -> GameState:
+    for event in events:
+        state = evolve(state, event)
+    return state
