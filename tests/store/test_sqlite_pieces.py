@@ -4,7 +4,6 @@ horizon counts the newest committed write as final (a reader that must reflect i
 from __future__ import annotations
 
 import sqlite3
-import threading
 import time
 import uuid
 from pathlib import Path
@@ -15,7 +14,7 @@ from eventsourcing.persistence import IntegrityError
 from service.application import Cardledger
 from service.settings import Settings
 from tests.in_process import new_game, players
-from tests.store.test_sqlite_writer import one_event, sqlite_store, writer_of
+from tests.store.test_sqlite_writer import one_batch, one_event, sqlite_store, writer_of
 
 
 def kept_rows(cursor: sqlite3.Cursor) -> list[int]:
@@ -28,11 +27,6 @@ def test_a_piece_that_fails_after_writing_leaves_no_row_and_spares_its_batch(
     store = sqlite_store(tmp_path)
     writer = writer_of(store)
     writer.run(lambda cursor: cursor.execute("CREATE TABLE kept (n INTEGER)"))
-    held = threading.Event()
-    outcomes: dict[str, BaseException | None] = {}
-
-    def hold(cursor: sqlite3.Cursor) -> None:
-        held.wait(10)  # the next two pieces queue up behind this one: one batch
 
     def keeps(cursor: sqlite3.Cursor) -> None:
         cursor.execute("INSERT INTO kept VALUES (1)")
@@ -41,34 +35,14 @@ def test_a_piece_that_fails_after_writing_leaves_no_row_and_spares_its_batch(
         cursor.execute("INSERT INTO kept VALUES (2)")
         raise sqlite3.IntegrityError("a piece that fails after its write")
 
-    def send(name: str, work: object) -> None:
-        try:
-            writer.run(work)  # type: ignore[arg-type]
-            outcomes[name] = None
-        except BaseException as error:
-            outcomes[name] = error
-
     try:
-        blocker = threading.Thread(target=writer.run, args=(hold,))
-        blocker.start()
-        time.sleep(0.1)
         commits = writer.commits
-        senders = [
-            threading.Thread(target=send, args=(name, work))
-            for name, work in (("fails", fails), ("keeps", keeps))
-        ]
-        for sender in senders:
-            sender.start()
-        time.sleep(0.1)
-        held.set()
-        for thread in (blocker, *senders):
-            thread.join(10)
+        outcomes = one_batch(writer, [("fails", fails), ("keeps", keeps)])
         assert isinstance(outcomes["fails"], IntegrityError)  # as the library's error
         assert outcomes["keeps"] is None
         assert writer.commits == commits + 2  # the blocker's, then both pieces in one
         assert writer.run(kept_rows) == [1]
     finally:
-        held.set()
         store.close()
 
 

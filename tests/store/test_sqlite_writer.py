@@ -18,6 +18,7 @@ from service.http.app import create_app
 from service.settings import Settings
 from service.store.event_store import Store
 from service.store.sqlite import BatchingRecorder, Writer
+from tests.threads import BOUND
 
 
 def sqlite_store(tmp_path: Path, **settings: object) -> Store:
@@ -184,6 +185,45 @@ def test_a_piece_that_breaks_the_transaction_strands_no_waiter(tmp_path: Path) -
         store.close()
 
 
+Work = Callable[[sqlite3.Cursor], object]
+
+
+def one_batch(
+    writer: Writer, pieces: list[tuple[str, Work]], *, then: Callable[[], None] = lambda: None
+) -> dict[str, BaseException | None]:
+    """Run ``pieces`` as one batch of the writer's, in this order: a first piece holds the
+    writer while they queue, and runs ``then`` just before it lets go. Every waiter must
+    return; each piece's outcome is None (it heard success) or what it raised."""
+    released = threading.Event()
+    outcomes: dict[str, BaseException | None] = {}
+
+    def hold(cursor: sqlite3.Cursor) -> None:
+        released.wait(BOUND)
+        then()
+
+    def send(name: str, work: Work) -> None:
+        try:
+            writer.run(work)
+            outcomes[name] = None
+        except BaseException as error:
+            outcomes[name] = error
+
+    blocker = threading.Thread(target=writer.run, args=(hold,), daemon=True)
+    senders = [threading.Thread(target=send, args=piece, daemon=True) for piece in pieces]
+    try:
+        blocker.start()
+        time.sleep(0.1)
+        for sender in senders:
+            sender.start()
+            time.sleep(0.05)  # queued in this order
+    finally:
+        released.set()
+    for thread in (blocker, *senders):
+        thread.join(BOUND)
+    assert not any(sender.is_alive() for sender in senders), "a waiter was stranded"
+    return outcomes
+
+
 class Fault:
     """Failures to inject: each armed keyword raises once, on the first statement starting with
     it after ``skip`` such statements have passed."""
@@ -267,42 +307,19 @@ def test_a_failure_at_any_step_of_a_batch_strands_no_waiter_and_tells_no_lie(
     fault = Fault()
     writer = FaultyWriter(str(tmp_path / "faulty.sqlite"), fault)
     writer.run(lambda cursor: cursor.execute("CREATE TABLE kept (n INTEGER)"))
-    released = threading.Event()
-    outcomes: dict[str, BaseException | None] = {}
 
-    def hold(cursor: sqlite3.Cursor) -> None:
-        released.wait(10)  # the pieces below queue up behind this one: one batch
+    def arm() -> None:
         for keyword, skip in STEPS[step].items():
             fault.arm(keyword, skip)
 
-    def good(n: int) -> Callable[[sqlite3.Cursor], object]:
+    def good(n: int) -> Work:
         return lambda cursor: cursor.execute("INSERT INTO kept VALUES (?)", (n,))
 
     def bad(cursor: sqlite3.Cursor) -> None:
         raise ValueError("a piece that fails on its own")
 
-    def send(name: str, work: Callable[[sqlite3.Cursor], object]) -> None:
-        try:
-            writer.run(work)
-            outcomes[name] = None
-        except BaseException as error:
-            outcomes[name] = error
-
     try:
-        blocker = threading.Thread(target=writer.run, args=(hold,))
-        blocker.start()
-        time.sleep(0.1)
-        senders = [
-            threading.Thread(target=send, args=(name, work))
-            for name, work in (("one", good(1)), ("bad", bad), ("two", good(2)))
-        ]
-        for sender in senders:
-            sender.start()
-            time.sleep(0.05)  # queued in this order
-        released.set()
-        for thread in (blocker, *senders):
-            thread.join(10)
-        assert not any(sender.is_alive() for sender in senders), "a waiter was stranded"
+        outcomes = one_batch(writer, [("one", good(1)), ("bad", bad), ("two", good(2))], then=arm)
         assert set(fault.fired) == set(STEPS[step]), f"the failure at {step} was not reached"
         assert isinstance(outcomes["bad"], BaseException)
         kept = {row[0] for row in writer.run(lambda c: c.execute("SELECT n FROM kept").fetchall())}
@@ -310,5 +327,4 @@ def test_a_failure_at_any_step_of_a_batch_strands_no_waiter_and_tells_no_lie(
             assert (outcomes[name] is None) == (n in kept), (name, outcomes[name], kept)
         assert writer.run(lambda cursor: 42) == 42  # the writer goes on
     finally:
-        released.set()
         writer.close()
