@@ -27,7 +27,9 @@ def app() -> Litestar:
 
 
 def handlers() -> list[tuple[str, HTTPRouteHandler]]:
-    return list(route_handlers(app()))
+    # Sorted: the app's own order varies between processes, and parallel workers
+    # (pytest-xdist) must each collect the same tests in the same order.
+    return sorted(route_handlers(app()), key=lambda pair: pair[0])
 
 
 def key(function: object) -> str:
