@@ -58,8 +58,11 @@ $(CJK_FONT):
 
 browser: $(CHROMIUM) $(CJK_FONT) ## Debian's chromium and a CJK font for the browser tests (never a downloaded build)
 
-pytest: $(INSTALLED) $(CHROMIUM) ## the test suite (PostgreSQL tests run when the server answers)
-	CHROMIUM='$(CHROMIUM)' $(PY) -m pytest $(PYTEST_ARGS)
+# Most tests wait (on servers, browsers, timers) more than they compute: four processes keep
+# two cores busy. TEST_WORKERS=0 runs the suite in this one process.
+TEST_WORKERS ?= 4
+pytest: $(INSTALLED) $(CHROMIUM) ## the test suite in TEST_WORKERS processes (PostgreSQL tests run when the server answers)
+	CHROMIUM='$(CHROMIUM)' $(PY) -m pytest -n $(TEST_WORKERS) $(PYTEST_ARGS)
 
 openapi: $(INSTALLED) ## regenerate openapi/openapi.json from the app
 	$(VENV)/bin/cardledger openapi --output openapi/openapi.json
@@ -69,7 +72,7 @@ bench: $(INSTALLED) ## benchmarks, printed as ratios to a baseline measured in t
 	$(VENV)/bin/cardledger bench --output docs/benchmarks.md
 
 soak: $(INSTALLED) ## long random runs: 20 times the property tests' games (tens of minutes)
-	CARDLEDGER_PLAYOUTS=20000 $(PY) -m pytest -q -p no:cacheprovider \
+	CARDLEDGER_PLAYOUTS=20000 $(PY) -m pytest -q -p no:cacheprovider -n $(TEST_WORKERS) \
 		-o timeout=3600 -o faulthandler_timeout=7200 tests/property  # 20 times as long a test
 
 torture: $(INSTALLED) ## the fault suite at full length: kills, outages, races, limits (minutes)
