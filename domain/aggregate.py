@@ -7,7 +7,7 @@ that did, and its link in the game's hash chain.
 from __future__ import annotations
 
 import copy
-import functools
+import threading
 import types
 from datetime import datetime
 from typing import Any, ClassVar
@@ -22,6 +22,7 @@ from domain.commands import Command
 from domain.deadlines import Expiry
 from domain.events import CancelledBy, Event, GameCreated, Secret
 from domain.game_state import GameState
+from domain.variant import Variant
 from domain.variants import VARIANTS
 
 
@@ -210,13 +211,25 @@ def sealed_command(state: GameState, seat: int, command: object, version: int) -
     return Secret(owner=seat, value=command, salt=rng.salt(f"command/{version}"))
 
 
-@functools.cache
+_CLASSES: dict[str, type[GameAggregate]] = {}
+_MAKING = threading.Lock()
+
+
 def game_class(variant_id: str) -> type[GameAggregate]:
     """The aggregate class of a registered variant's games, made once per process. Its topic,
     ``cardledger:<variant id>:game``, is the one every game of the variant has been stored
-    under: it may never change."""
-    variant = VARIANTS[variant_id]
+    under: it may never change. Made under a lock: requests loading a variant's first games
+    together would each make one, and the library refuses a second class for a topic."""
+    made = _CLASSES.get(variant_id)
+    if made is None:
+        with _MAKING:
+            made = _CLASSES.get(variant_id)
+            if made is None:
+                made = _CLASSES[variant_id] = _new_class(VARIANTS[variant_id])
+    return made
 
+
+def _new_class(variant: Variant[Any, Any]) -> type[GameAggregate]:
     def body(namespace: dict[str, Any]) -> None:
         namespace.update(
             __module__=__name__, TOPIC=f"cardledger:{variant.id}:game", variant_id=variant.id

@@ -3,18 +3,25 @@ a test's own variant comes and goes cleanly, and every table kept per variant co
 
 from __future__ import annotations
 
+import contextlib
+import functools
+import threading
 from collections.abc import Collection
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from domain import aggregate
 from domain.aggregate import game_class
 from domain.errors import RuleViolation
+from domain.variant import Variant
 from domain.variants import DEADLINE_EVENTS, HOSTED, VARIANTS, registered, variant_by_id
 from service.tools.bench import engine, growth
 from tests.client import SHORT_GAMES
 from tests.conformance.tiny_variant import HighCard
 from tests.golden import SCRIPTS
+from tests.threads import at_once
 
 VIEWER_TABLES = Path(__file__).parents[2] / "service" / "http" / "static" / "tables"
 
@@ -79,3 +86,27 @@ def test_a_table_kept_per_variant_covers_the_registry(where: str) -> None:
     missing, unknown = sorted(set(VARIANTS) - covered), sorted(covered - set(VARIANTS))
     assert not missing, f"{where} has nothing for {', '.join(missing)}"
     assert not unknown, f"{where} has entries for no variant: {', '.join(unknown)}"
+
+
+def test_first_games_of_a_variant_loaded_at_once_share_one_class(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Requests loading the first games of a variant together, each on its thread, all get its
+    one class (two made at once raised "topic already registered": a 500 on a join). Making
+    the class waits a moment for a second maker: one gets there only if nothing stops it."""
+
+    class RaceCard(HighCard):
+        id = "race-card"
+
+    makers = threading.Barrier(2, timeout=1.0)
+    make = aggregate._new_class
+
+    def slow_to_make(variant: Variant[Any, Any]) -> type[aggregate.GameAggregate]:
+        with contextlib.suppress(threading.BrokenBarrierError):
+            makers.wait()
+        return make(variant)
+
+    monkeypatch.setattr(aggregate, "_new_class", slow_to_make)
+    with registered(RaceCard()):
+        made = at_once([functools.partial(game_class, RaceCard.id)] * 2)
+    assert made[0] is made[1]
