@@ -48,6 +48,11 @@ OWN_END: dict[str, Callable[[Table], str]] = {
 }
 
 
+def listed(names: list[str]) -> str:
+    """Names as the viewer lists them: "Ann", "Ann and Ben", "Ann, Ben and Cat"."""
+    return " and ".join(filter(None, [", ".join(names[:-1]), names[-1]]))
+
+
 def expect_the_end_named_and_hands_shown(page: Page, variant: str, public: dict[str, Any]) -> None:
     """The ending says how the game ended and who won; every hand left is face up, as every
     hand is public once the game is over."""
@@ -55,7 +60,7 @@ def expect_the_end_named_and_hands_shown(page: Page, variant: str, public: dict[
     expect(ending).to_have_attribute("data-end-reason", "complete")
     expect(ending).to_contain_text(OWN_END[variant](public["table"]))
     winners = [public["seats"][seat]["name"] for seat in public["winners"]]
-    expect(ending).to_contain_text(f"{' and '.join(winners)} win")
+    expect(ending).to_contain_text(f"{listed(winners)} win")
     hands = page.locator(".felt .seat .hand")
     expect(hands.locator(".card.back")).to_have_count(0)
     expect(hands.locator(".card.face")).to_have_count(sum(public["hand_sizes"]))
