@@ -40,10 +40,10 @@ format: $(INSTALLED) ## apply ruff's formatting and safe fixes
 	$(VENV)/bin/ruff format .
 	$(VENV)/bin/ruff check --fix .
 
-typecheck: $(INSTALLED) ## mypy (strict on domain/)
-	$(VENV)/bin/mypy domain service projections
+typecheck: $(INSTALLED) ## mypy (strict on domain/ and bots/)
+	$(VENV)/bin/mypy domain service projections bots
 
-layers: $(INSTALLED) ## import-linter: domain -> projections -> service, and service/'s own layers
+layers: $(INSTALLED) ## import-linter: domain -> projections -> bots -> service, and service/'s own layers
 	$(VENV)/bin/lint-imports
 
 # Installed with apt-get, so as root; without root, point CHROMIUM (and CJK_FONT) at ones you have.

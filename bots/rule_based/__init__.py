@@ -1,0 +1,14 @@
+"""Level 2: a rule-based player per variant, each in its own module.
+
+Each reads only its seat's view (its hand, the table as the seat sees it, the legal moves) and
+draws from its own stream only to break ties, so it is as reproducible as the random level.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+
+from bots.contract import Player
+
+RULE_BASED: Mapping[str, Callable[[], Player]] = {}
+"""Variant id -> its rule-based player."""
