@@ -27,6 +27,16 @@ from domain.variants import variant_by_id
 Z95 = 1.959964
 
 
+class DealScore(msgspec.Struct, frozen=True, kw_only=True):
+    """One deal played at every seating: the strong side's mean share and each side's points."""
+
+    deal: int
+    games: int
+    share: float
+    strong_points: tuple[int, ...]
+    weak_points: tuple[int, ...]
+
+
 class DuelResult(msgspec.Struct, frozen=True, kw_only=True):
     variant: str
     seats: int
@@ -53,7 +63,7 @@ def seatings(seats: int) -> list[tuple[bool, ...]]:
     return found
 
 
-def placings(outcome: Outcome, lower_wins: bool) -> list[tuple[int, int]]:
+def placings(outcome: Outcome, lower_wins: bool) -> list[tuple[bool, int]]:
     """A key per seat that orders seats by placing (greater: placed better)."""
     return [
         (seat in outcome.winners, -score if lower_wins else score)
@@ -61,12 +71,61 @@ def placings(outcome: Outcome, lower_wins: bool) -> list[tuple[int, int]]:
     ]
 
 
-def cross_share(placing: Sequence[tuple[int, int]], seating: Sequence[bool]) -> float:
+def cross_share(placing: Sequence[tuple[bool, int]], seating: Sequence[bool]) -> float:
     """The strong side's share of the strong-against-weak pairs of one game."""
     strong = [placing[seat] for seat, is_strong in enumerate(seating) if is_strong]
     weak = [placing[seat] for seat, is_strong in enumerate(seating) if not is_strong]
     points = sum(1.0 if s > w else 0.5 if s == w else 0.0 for s in strong for w in weak)
     return points / (len(strong) * len(weak))
+
+
+def play_deal(
+    variant: str,
+    seats: int,
+    strong: Player,
+    weak: Player,
+    deal: int,
+    options: dict[str, Any] | None = None,
+) -> DealScore:
+    """Deal number ``deal`` played at every seating of ``seatings(seats)``."""
+    lower_wins = variant_by_id(variant).lower_score_wins
+    shares: list[float] = []
+    points: dict[bool, list[int]] = {True: [], False: []}
+    for seating in seatings(seats):
+        players = [strong if is_strong else weak for is_strong in seating]
+        seeds = [bot_seed(variant, deal, seat) for seat in range(seats)]
+        game = play_out(new_game(variant, seats, deal, options), players, seeds)
+        outcome = game.state.outcome
+        assert outcome is not None, "a finished game has an outcome"
+        shares.append(cross_share(placings(outcome, lower_wins), seating))
+        for seat, is_strong in enumerate(seating):
+            points[is_strong].append(outcome.scores[seat])
+    return DealScore(
+        deal=deal,
+        games=len(shares),
+        share=statistics.fmean(shares),
+        strong_points=tuple(points[True]),
+        weak_points=tuple(points[False]),
+    )
+
+
+def summarise(variant: str, seats: int, scores: Sequence[DealScore]) -> DuelResult:
+    """The duel's result from its deals' scores (in any order)."""
+    shares = [score.share for score in scores]
+    share = statistics.fmean(shares)
+    spread = statistics.stdev(shares) if len(shares) > 1 else math.inf
+    margin = Z95 * spread / math.sqrt(len(shares))
+    return DuelResult(
+        variant=variant,
+        seats=seats,
+        deals=len(shares),
+        games=sum(score.games for score in scores),
+        share=share,
+        low=max(0.0, share - margin),
+        high=min(1.0, share + margin),
+        strong_points=statistics.fmean(p for score in scores for p in score.strong_points),
+        weak_points=statistics.fmean(p for score in scores for p in score.weak_points),
+    )
 
 
 def duel(
@@ -78,34 +137,5 @@ def duel(
     options: dict[str, Any] | None = None,
 ) -> DuelResult:
     """Every deal of ``deals`` played at every seating of ``seatings(seats)``."""
-    lower_wins = variant_by_id(variant).lower_score_wins
-    deal_shares: list[float] = []
-    points: dict[bool, list[int]] = {True: [], False: []}
-    games = 0
-    for deal in deals:
-        shares = []
-        for seating in seatings(seats):
-            players = [strong if is_strong else weak for is_strong in seating]
-            seeds = [bot_seed(variant, deal, seat) for seat in range(seats)]
-            game = play_out(new_game(variant, seats, deal, options), players, seeds)
-            outcome = game.state.outcome
-            assert outcome is not None, "a finished game has an outcome"
-            shares.append(cross_share(placings(outcome, lower_wins), seating))
-            for seat, is_strong in enumerate(seating):
-                points[is_strong].append(outcome.scores[seat])
-            games += 1
-        deal_shares.append(statistics.fmean(shares))
-    share = statistics.fmean(deal_shares)
-    spread = statistics.stdev(deal_shares) if len(deal_shares) > 1 else math.inf
-    margin = Z95 * spread / math.sqrt(len(deal_shares))
-    return DuelResult(
-        variant=variant,
-        seats=seats,
-        deals=len(deal_shares),
-        games=games,
-        share=share,
-        low=max(0.0, share - margin),
-        high=min(1.0, share + margin),
-        strong_points=statistics.fmean(points[True]),
-        weak_points=statistics.fmean(points[False]),
-    )
+    scores = [play_deal(variant, seats, strong, weak, deal, options) for deal in deals]
+    return summarise(variant, seats, scores)
