@@ -1,21 +1,58 @@
 """The bots by level, for every variant: which exist and the player of each.
 
 Level 1 is a uniformly random legal command, the same for every variant; level 2 a rule-based
-player of the variant's own (``bots.rule_based``). Each algorithm version ever recorded maps to
-its players here, so an old game's bots can always be re-run.
+player of the variant's own (``bots.rule_based``); levels 3 to 5 search (``bots.search``) over
+worlds of the variant (``bots.worlds``), each level twice the rollouts of the one below. Each
+algorithm version ever recorded maps to its players here, so an old game's bots can always be
+re-run.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
+import msgspec
+
 from bots.contract import ALGORITHM, Player, Random
 from bots.rule_based import RULE_BASED
+from bots.search import Search
+from bots.worlds import worlds
+
+
+class Budget(msgspec.Struct, frozen=True):
+    """Level 3's rollouts a decision and the moves a rollout may last before it is scored as it
+    stands; level 4 has twice the rollouts, level 5 four times, sized so that a level-5 move
+    takes at most about 50 ms on one core (``make bench``)."""
+
+    rollouts: int
+    horizon: int
+
+
+SEARCH_BUDGETS: Mapping[str, Budget] = {
+    "open-hand": Budget(rollouts=16, horizon=64),  # a whole game: 5 tricks of up to 8 cards
+    "heartbeat": Budget(rollouts=16, horizon=64),  # a whole game: 3 rounds of up to 6 choices
+}
+
+
+def _search(level: int) -> Callable[[str], Player | None]:
+    def make(variant: str) -> Player | None:
+        budget = SEARCH_BUDGETS.get(variant)
+        sampler = worlds().get(variant)
+        if budget is None or sampler is None:
+            return None
+        rollouts = budget.rollouts << (level - 3)
+        return Search(sampler(), rollouts=rollouts, horizon=budget.horizon)
+
+    return make
+
 
 VERSIONS: Mapping[int, Mapping[int, Callable[[str], Player | None]]] = {
     1: {
         1: lambda variant: Random(),
         2: lambda variant: RULE_BASED[variant]() if variant in RULE_BASED else None,
+        3: _search(3),
+        4: _search(4),
+        5: _search(5),
     },
 }
 """Algorithm version -> level -> the variant's player (None where the variant has none)."""
