@@ -1,4 +1,4 @@
-"""`cardledger bench` sections "engine" and "growth" in quick mode: well-formed figures only.
+"""`cardledger bench` sections "engine", "bots" and "growth" in quick mode: well-formed figures only.
 
 Nothing here times anything or compares numbers: a figure must merely be a finite positive value
 beside a finite positive baseline, with words saying what both are.
@@ -11,7 +11,7 @@ from types import ModuleType
 
 import pytest
 
-from service.tools.bench import engine, growth
+from service.tools.bench import bots, engine, growth
 from service.tools.bench.figures import Figure
 
 
@@ -26,7 +26,7 @@ def assert_well_formed(figures: list[Figure], section: str) -> None:
     assert len(set(names)) == len(names), "two figures of one section share a name"
 
 
-@pytest.mark.parametrize("section", [engine, growth], ids=["engine", "growth"])
+@pytest.mark.parametrize("section", [engine, bots, growth], ids=["engine", "bots", "growth"])
 def test_quick_figures_are_well_formed(section: ModuleType) -> None:
     figures = section.figures(quick=True)
     assert_well_formed(figures, section.__name__.rpartition(".")[2])
