@@ -83,7 +83,7 @@ class Opponent:
         held = list(self.held)
         if ahead == 0 and self.shown_now is not None and self.shown_now in held:
             held.remove(self.shown_now)
-        unseen = self.unseen - ahead if ahead else self.unseen
+        unseen = self.unseen - ahead
         if unseen < 0:  # it has played known cards by then: which ones is anyone's guess
             held, unseen = held[: len(held) + unseen], 0
         total = sum(pool)
