@@ -18,6 +18,7 @@ this round costs it least. The draw only breaks ties (between equal values, suit
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from math import comb
@@ -108,12 +109,13 @@ class Knowledge:
 
     def win_chances(self, high_wins: bool, ahead: int) -> list[float]:
         """The chance a card of each value wins (or ties) a round ``ahead`` rounds from now."""
+        alike = Counter(self.opponents)  # most opponents are nothing but a count of unseen cards
         chances = []
         for mine in VALUES:
             fit = [(v <= mine) if high_wins else (v >= mine) for v in VALUES]
             chance = 1.0
-            for opponent in self.opponents:
-                chance *= opponent.fits(fit, self.pool, ahead)
+            for opponent, count in alike.items():
+                chance *= opponent.fits(fit, self.pool, ahead) ** count
             chances.append(chance)
         return chances
 
