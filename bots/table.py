@@ -21,7 +21,7 @@ from domain.perspective import Perspective
 from projections.views import View, as_of, view
 
 START = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
-STEP = timedelta(seconds=1)  # between two moves: well inside every deadline
+STEP = timedelta(milliseconds=10)  # between two moves: bots answer at once, inside any deadline
 MAX_MOVES = 20_000
 
 
@@ -93,7 +93,7 @@ def play_out(
     watch: Watcher | None = None,
 ) -> GameAggregate:
     """Play the game to its end, ``players[seat]`` deciding for each seat from its own view and
-    draw, a second apart; where nobody is awaited the clock moves to the deadline. Raises
+    draw, ``STEP`` apart; where nobody is awaited the clock moves to the deadline. Raises
     BotRefused if a bot's command is refused, Stalled if the game does not end."""
     now = START
     game_id = str(aggregate.id)

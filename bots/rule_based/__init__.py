@@ -9,6 +9,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 
 from bots.contract import Player
+from bots.rule_based.heartbeat import HeartbeatRuleBased
 
-RULE_BASED: Mapping[str, Callable[[], Player]] = {}
+RULE_BASED: Mapping[str, Callable[[], Player]] = {
+    "heartbeat": HeartbeatRuleBased,
+}
 """Variant id -> its rule-based player."""
