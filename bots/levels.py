@@ -41,7 +41,8 @@ def _search(level: int) -> Callable[[str], Player | None]:
         if budget is None or sampler is None:
             return None
         rollouts = budget.rollouts << (level - 3)
-        return Search(sampler(), rollouts=rollouts, horizon=budget.horizon)
+        prior = RULE_BASED[variant]() if variant in RULE_BASED else None
+        return Search(sampler(), rollouts=rollouts, horizon=budget.horizon, prior=prior)
 
     return make
 

@@ -14,13 +14,15 @@ evaluation the variants' own running scores give for free.
 
 from __future__ import annotations
 
+import math
+import statistics
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
 import msgspec
 
-from bots.contract import moves, uniform
+from bots.contract import Player, moves, uniform
 from domain import game
 from domain.choices import Choice, command_at, representatives
 from domain.commands import Command
@@ -61,9 +63,12 @@ def value(rules: Variant[Any, Any], table: Any, seat: int) -> float:
     return beaten / len(others)
 
 
-def candidates(view: View, draw: Draw, per_form: int) -> list[Command]:
-    """The commands worth comparing: every listed command, and of each choice form its
-    representatives and ``per_form`` more drawn from it (forms can hold hundreds)."""
+def candidates(
+    view: View, draw: Draw, per_form: int, first: Command | None = None
+) -> list[Command]:
+    """The commands worth comparing: ``first`` (if any), every listed command, and of each
+    choice form its representatives and ``per_form`` more drawn from it (forms can hold
+    hundreds)."""
     found: list[Command] = []
     keys: set[bytes] = set()
 
@@ -73,6 +78,8 @@ def candidates(view: View, draw: Draw, per_form: int) -> list[Command]:
             keys.add(key)
             found.append(command)
 
+    if first is not None:
+        add(first)
     for entry in moves(view):
         if isinstance(entry, Choice):
             for command in representatives(entry):
@@ -115,28 +122,42 @@ class Rollout:
 
 class Search:
     """A search level: ``rollouts`` rollouts a decision (spread over the candidates), each at
-    most ``horizon`` moves long."""
+    most ``horizon`` moves long. With a ``prior`` (the variant's rule-based player), its command
+    stands unless another candidate beat it in the same worlds by more than twice the standard
+    error of their difference: a few noisy rollouts never overturn a sound rule."""
 
-    def __init__(self, world: World, *, rollouts: int, horizon: int, per_form: int = 8) -> None:
+    def __init__(
+        self,
+        world: World,
+        *,
+        rollouts: int,
+        horizon: int,
+        prior: Player | None = None,
+        per_form: int = 8,
+    ) -> None:
         self.world = world
         self.rollouts = rollouts
         self.horizon = horizon
+        self.prior = prior
         self.per_form = per_form
 
     def choose(self, view: View, draw: Draw) -> Command:
         seat = view.seat
         assert seat is not None, "a bot decides for a seat"
-        options = candidates(view, draw, self.per_form)
+        ruled = self.prior.choose(view, draw) if self.prior is not None else None
+        options = candidates(view, draw, self.per_form, first=ruled)
         if len(options) == 1:
             return options[0]
-        totals = [0.0] * len(options)
-        worlds = max(1, self.rollouts // len(options))
-        for _ in range(worlds):
+        scores: list[list[float]] = [[] for _ in options]
+        for _ in range(max(1, self.rollouts // len(options))):
             world = self.world.sample(view, draw)
             rollout_label = draw.take(16)
             for index, command in enumerate(options):
-                totals[index] += self._try(world, seat, command, view.version, rollout_label)
-        return options[_best(totals)]
+                scores[index].append(self._try(world, seat, command, view.version, rollout_label))
+        best = _best([sum(found) for found in scores])
+        if ruled is not None and not _clearly_better(scores[best], scores[0]):
+            return ruled
+        return options[best]
 
     def _try(
         self, world: GameState, seat: int, command: Command, version: int, label: bytes
@@ -152,3 +173,13 @@ class Search:
 
 def _best(totals: Sequence[float]) -> int:
     return max(range(len(totals)), key=lambda index: (totals[index], -index))
+
+
+def _clearly_better(scores: Sequence[float], than: Sequence[float]) -> bool:
+    """Whether ``scores`` beat ``than`` (paired, world by world) by more than twice the standard
+    error of the difference."""
+    differences = [a - b for a, b in zip(scores, than, strict=True)]
+    if len(differences) < 2:
+        return False
+    mean = statistics.fmean(differences)
+    return mean > 2 * statistics.stdev(differences) / math.sqrt(len(differences))
