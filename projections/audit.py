@@ -33,6 +33,7 @@ from domain.events import (
     tag_of,
 )
 from domain.game_state import GameState
+from projections.bot_audit import BotMoveDiffers, BotRerun, rerun_bot_moves, seats_bots
 
 Status = Literal["pass", "fail", "pending"]
 
@@ -53,8 +54,13 @@ class AuditReport(msgspec.Struct, frozen=True, kw_only=True):
 
 
 def audit(
-    game_id: str, events: Sequence[Recorded], receipts: Sequence[tuple[int, str]] = ()
+    game_id: str,
+    events: Sequence[Recorded],
+    receipts: Sequence[tuple[int, str]] = (),
+    bots: BotRerun | None = None,
 ) -> AuditReport:
+    """The report on a game's log; ``bots`` re-runs a bot's decision (``bots.seated``), for
+    the ``bots`` check of a game that seats one."""
     checks = [check_chain(game_id, events)]
     checks += [check_receipt(events, version, head) for version, head in receipts]
     complete = bool(events) and not any(
@@ -66,7 +72,8 @@ def audit(
     over = end is not None
     if end is None or not complete:
         reason = "the game is not over" if not over else "hidden values are redacted in this log"
-        for name in ("seed_commitment", "decisions", "deals", "scores", "final_head"):
+        names = ["seed_commitment", "decisions", "deals", "scores", "final_head"]
+        for name in names + (["bots"] if seats_bots(events) else []):
             checks.append(Check(name=name, status="pending", detail=f"pending: {reason}"))
     else:
         checks.append(check_seed(events, end))
@@ -75,6 +82,8 @@ def audit(
         checks.append(check_deals(decisions, reproduced, events))
         checks.append(check_scores(events, end))
         checks.append(check_final_head(events, end))
+        if seats_bots(events):
+            checks.append(check_bots(game_id, events[: end + 1], bots))
     statuses = {check.status for check in checks}
     verdict: Literal["valid", "invalid", "pending"] = (
         "invalid" if "fail" in statuses else "pending" if "pending" in statuses else "valid"
@@ -327,6 +336,23 @@ def _difference(produced: list[Derived], recorded: list[Derived], at: int) -> tu
         else:
             detail += ": its sealed command is misplaced or wrongly salted"
     return detail, at + index
+
+
+def check_bots(game_id: str, events: Sequence[Recorded], rerun: BotRerun | None) -> Check:
+    """Every bot move re-run from its seat's view as it was (projections.bot_audit)."""
+    if rerun is None:
+        return Check(name="bots", status="pending", detail="pending: no bot to re-run them with")
+    try:
+        moves = rerun_bot_moves(game_id, batches(events), rerun)
+    except BotMoveDiffers as differs:
+        return _fail("bots", differs.detail, differs.version)
+    except Exception as error:  # an untrusted log may not even fold
+        return _fail("bots", f"the bots' moves cannot be re-run: {error!r}", None)
+    return Check(
+        name="bots",
+        status="pass",
+        detail=f"every one of {moves} bot moves re-decided from its seat's view and seed",
+    )
 
 
 def check_deals(decisions: Check, reproduced: Counter[str], events: Sequence[Recorded]) -> Check:
