@@ -10,6 +10,7 @@ import hmac
 import msgspec
 import pytest
 
+from bots.contract import bot_draw
 from domain import game, game_state
 from domain.chain import canonical
 from domain.errors import Failure, RuleViolation
@@ -158,3 +159,19 @@ def test_the_bot_seed_is_the_documented_hmac_of_the_game_seed() -> None:
     )
     assert bot_seed(SEED, GAME_ID, 3) == hmac.new(SEED, message, hashlib.sha256).digest()
     assert bot_seed(SEED, GAME_ID, 3) != bot_seed(SEED, GAME_ID, 2)
+
+
+def test_a_bot_decision_reads_the_documented_stream() -> None:
+    """docs/fairness.md §8: field(tag) ‖ field("bot/N/v") ‖ field(game id) ‖ u32(0) ‖ u64(k)."""
+
+    def field(text: str) -> bytes:
+        return len(text.encode()).to_bytes(4, "big") + text.encode()
+
+    seed = bot_seed(SEED, GAME_ID, 2)
+    message = field("cardledger/random/v1") + field("bot/2/17") + field(GAME_ID)
+    blocks = [
+        hmac.new(seed, message + (0).to_bytes(4, "big") + k.to_bytes(8, "big"), hashlib.sha256)
+        for k in range(2)
+    ]
+    expected = b"".join(block.digest() for block in blocks)
+    assert bot_draw(seed, GAME_ID, 2, 17).take(64) == expected
