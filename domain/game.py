@@ -32,6 +32,7 @@ from domain.events import (
 )
 from domain.fairness import RandomStream, commitment
 from domain.game_state import GameState, evolve, fold
+from domain.seating import SeatedBot, bot_taken, check_free, seats_at_creation
 from domain.variant import Turn, Variant
 from domain.variants import REFUSALS as REGISTRY_REFUSALS
 from domain.variants import VARIANTS, variant_by_id
@@ -119,21 +120,6 @@ def _check_client_seed(client_seed: str) -> None:
         raise invalid("invalid_client_seed", f"client_seed is longer than {MAX_CLIENT_SEED}")
 
 
-class SeatedBot(msgspec.Struct, frozen=True, kw_only=True):
-    """A bot asked for at creation: at ``seat``, or (None) at the lowest seat left free."""
-
-    bot: BotSeat
-    seat: int | None = None
-
-
-def bot_taken(seat: int, bot: BotSeat) -> SeatTaken:
-    """A bot's seat. Its player id names the seat (no player's id has a colon), so the bot acts
-    through the same rules as a player; it has no client seed (its seed is the server's)."""
-    return SeatTaken(
-        seat=seat, player_id=f"bot:{seat}", name=f"Bot {seat}", client_seed="", bot=bot
-    )
-
-
 def create(
     *,
     game_id: str,
@@ -158,21 +144,7 @@ def create(
         )
     resolved = parse_options(variant, options)
     _check_client_seed(client_seed)
-    seats: dict[int, SeatTaken] = {}
-    for request in bots:
-        if request.seat is not None:
-            _check_free(request.seat, seat_count, taken=request.seat in seats)
-            seats[request.seat] = bot_taken(request.seat, request.bot)
-    if 0 not in seats:
-        seats[0] = SeatTaken(
-            seat=0, player_id=creator_id, name=creator_name, client_seed=client_seed
-        )
-    for request in bots:
-        if request.seat is None:
-            free = [seat for seat in range(seat_count) if seat not in seats]
-            if not free:
-                raise invalid("too_many_bots", f"this game has {seat_count} seats in all")
-            seats[free[0]] = bot_taken(free[0], request.bot)
+    creator = SeatTaken(seat=0, player_id=creator_id, name=creator_name, client_seed=client_seed)
     created = GameCreated(
         game_id=game_id,
         variant=variant.id,
@@ -182,15 +154,8 @@ def create(
         seed_commitment=commitment(seed),
         seed=Secret(owner=None, value=seed.hex()),
     )
-    taken: list[Event] = [seats[seat] for seat in sorted(seats)]
+    taken: list[Event] = [*seats_at_creation(seat_count, creator, bots)]
     return [created, *_started_if_full(evolve(None, created), taken, now, 0)]
-
-
-def _check_free(seat: int, seat_count: int, *, taken: bool) -> None:
-    if not 0 <= seat < seat_count:
-        raise invalid("invalid_seat", f"this game has seats 0 to {seat_count - 1}")
-    if taken:
-        raise RuleViolation("seat_taken", f"seat {seat} is taken")
 
 
 def _started_if_full(
@@ -253,17 +218,8 @@ def add_bot(
         raise RuleViolation("game_already_started", "bots are seated before the start")
     if seat is None:
         seat = state.free_seats[0]
-    _check_free(
-        seat, state.seat_count, taken=0 <= seat < state.seat_count and state.seats[seat] is not None
-    )
+    check_free(seat, state.seat_count, taken=seat in state.taken_seats)
     return _started_if_full(state, [bot_taken(seat, bot)], now, version)
-
-
-def creation_actor(events: Sequence[Event]) -> str:
-    """Who creates the game, as the log names it: seat 0, or ``creator`` when a bot sits there."""
-    creator = next(e.creator for e in events if isinstance(e, GameCreated))
-    seated = any(isinstance(e, SeatTaken) and e.player_id == creator for e in events)
-    return "seat:0" if seated else "creator"
 
 
 def creator_actor(state: GameState) -> str:

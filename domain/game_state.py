@@ -66,6 +66,10 @@ class GameState(msgspec.Struct, frozen=True, kw_only=True):
         return [(index, seat) for index, seat in enumerate(self.seats) if seat is not None]
 
     @property
+    def taken_seats(self) -> list[int]:
+        return [index for index, seat in enumerate(self.seats) if seat is not None]
+
+    @property
     def free_seats(self) -> list[int]:
         return [index for index, seat in enumerate(self.seats) if seat is None]
 

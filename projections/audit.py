@@ -33,6 +33,7 @@ from domain.events import (
     tag_of,
 )
 from domain.game_state import GameState
+from domain.seating import SeatedBot
 from projections.bot_audit import BotMoveDiffers, BotRerun, rerun_bot_moves, seats_bots
 
 Status = Literal["pass", "fail", "pending"]
@@ -279,7 +280,7 @@ def _recreated(game_id: str, batch: list[Recorded]) -> list[Event]:
         creator_name=creator.name if creator else "",
         client_seed=creator.client_seed if creator else "",
         seed=bytes.fromhex(payload.seed.unwrap()),
-        bots=[game.SeatedBot(seat=s.seat, bot=s.bot) for s in taken if s.bot is not None],
+        bots=[SeatedBot(seat=s.seat, bot=s.bot) for s in taken if s.bot is not None],
         now=batch[0].timestamp,
     )
 

@@ -22,6 +22,7 @@ from domain.commands import COMMON_COMMANDS, Command, parse_command
 from domain.events import BotSeat, CancelledBy, tag_of
 from domain.fairness import SEED_BYTES
 from domain.perspective import Perspective
+from domain.seating import SeatedBot, creation_actor
 from domain.variants import variant_by_id
 from projections.events import event_out
 from service.application.perspectives import viewer_perspective
@@ -98,14 +99,12 @@ class GameCommands:
                 client_seed=client_seed,
                 seed=secrets.token_bytes(SEED_BYTES),
                 bots=[
-                    game.SeatedBot(
-                        bot=bot_seat(variant_by_id(variant).id, bot.level), seat=bot.seat
-                    )
+                    SeatedBot(bot=bot_seat(variant_by_id(variant).id, bot.level), seat=bot.seat)
                     for bot in bots
                 ],
                 now=now,
             )
-            actor = game.creation_actor(events)
+            actor = creation_actor(events)
             return GameAggregate.open(
                 game_id, events, actor=actor, command_id=new_command_id(), now=now
             )

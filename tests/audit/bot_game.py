@@ -21,6 +21,7 @@ from domain.aggregate import GameAggregate, Recorded
 from domain.commands import Command
 from domain.events import BotSeat
 from domain.perspective import FULL
+from domain.seating import SeatedBot, creation_actor
 from projections.events import event_out
 from service.application.bundle import FORMAT, Bundle
 from service.background.bots import next_move
@@ -52,12 +53,12 @@ def bot_game(variant: str, *, decide: Decision | None = None) -> tuple[str, list
         creator_name="Host",
         client_seed="",
         seed=hashlib.sha256(f"bot game seed {variant}".encode()).digest(),
-        bots=[game.SeatedBot(bot=LEVEL_1, seat=seat) for seat in range(seats)],
+        bots=[SeatedBot(bot=LEVEL_1, seat=seat) for seat in range(seats)],
         now=START,
     )
     now = START
     aggregate = GameAggregate.open(
-        game_id, created, actor=game.creation_actor(created), command_id=f"{0:032x}", now=now
+        game_id, created, actor=creation_actor(created), command_id=f"{0:032x}", now=now
     )
     for move in range(1, MAX_MOVES):
         if aggregate.state.status != "active":

@@ -17,12 +17,13 @@ from domain.errors import Failure, RuleViolation
 from domain.events import BotSeat, Event, GameStarted, HandDealt, SeatTaken
 from domain.fairness import bot_seed
 from domain.game_state import GameState
+from domain.seating import SeatedBot, bot_taken, creation_actor
 from tests.rules.scenario import GAME_ID, NOW, SEED
 
 LEVEL_1 = BotSeat(level=1, algorithm=1)
 
 
-def created(seats: int, bots: list[game.SeatedBot], variant: str = "open-hand") -> GameState:
+def created(seats: int, bots: list[SeatedBot], variant: str = "open-hand") -> GameState:
     events = game.create(
         game_id=GAME_ID,
         variant_id=variant,
@@ -49,7 +50,7 @@ def refusal(call: object) -> RuleViolation:
 
 
 def test_a_bot_at_a_later_seat_leaves_a_hole_that_the_next_player_fills() -> None:
-    state = created(4, [game.SeatedBot(bot=LEVEL_1, seat=2)])
+    state = created(4, [SeatedBot(bot=LEVEL_1, seat=2)])
     assert [seat is not None for seat in state.seats] == [True, False, True, False]
     assert state.seat(2).bot == LEVEL_1 and state.seat(2).player_id == "bot:2"
     joined = game.join(state, player_id="ben", name="Ben", client_seed="b", now=NOW, version=3)
@@ -61,12 +62,12 @@ def test_a_bot_at_a_later_seat_leaves_a_hole_that_the_next_player_fills() -> Non
 
 
 def test_bots_without_a_seat_take_the_lowest_free_ones_after_those_placed() -> None:
-    state = created(4, [game.SeatedBot(bot=LEVEL_1), game.SeatedBot(bot=LEVEL_1, seat=1)])
+    state = created(4, [SeatedBot(bot=LEVEL_1), SeatedBot(bot=LEVEL_1, seat=1)])
     assert [info.player_id for _, info in state.taken] == ["ann", "bot:1", "bot:2"]
 
 
 def test_a_bot_at_seat_0_keeps_the_creator_out_and_a_table_of_bots_starts_at_once() -> None:
-    bots = [game.SeatedBot(bot=BotSeat(level=1, algorithm=1), seat=s) for s in range(3)]
+    bots = [SeatedBot(bot=BotSeat(level=1, algorithm=1), seat=s) for s in range(3)]
     events = game.create(
         game_id=GAME_ID,
         variant_id="open-hand",
@@ -82,15 +83,15 @@ def test_a_bot_at_seat_0_keeps_the_creator_out_and_a_table_of_bots_starts_at_onc
     state = fold(events)
     assert state.seat_of("ann") is None and state.status == "active"
     assert any(isinstance(event, HandDealt) for event in events)
-    assert game.creation_actor(events) == "creator"
+    assert creation_actor(events) == "creator"
 
 
 def test_the_creator_seats_a_bot_before_the_start() -> None:
     state = created(3, [])
     added = game.add_bot(state, player_id="ann", seat=None, bot=LEVEL_1, now=NOW, version=2)
-    assert added == [game.bot_taken(1, LEVEL_1)]
+    assert added == [bot_taken(1, LEVEL_1)]
     placed = game.add_bot(state, player_id="ann", seat=2, bot=LEVEL_1, now=NOW, version=2)
-    assert placed == [game.bot_taken(2, LEVEL_1)]
+    assert placed == [bot_taken(2, LEVEL_1)]
 
 
 @pytest.mark.parametrize(
@@ -113,7 +114,7 @@ def test_a_bot_is_refused_a_taken_seat_a_seat_out_of_range_and_anyone_but_the_cr
 
 
 def test_no_bot_joins_a_started_or_ended_game() -> None:
-    state = created(2, [game.SeatedBot(bot=LEVEL_1, seat=1)])
+    state = created(2, [SeatedBot(bot=LEVEL_1, seat=1)])
     assert state.status == "active"
     error = refusal(
         lambda: game.add_bot(state, player_id="ann", seat=None, bot=LEVEL_1, now=NOW, version=9)
@@ -129,12 +130,12 @@ def test_no_bot_joins_a_started_or_ended_game() -> None:
 @pytest.mark.parametrize(
     ("bots", "code"),
     [
-        ([game.SeatedBot(bot=LEVEL_1, seat=1)] * 2, "seat_taken"),
-        ([game.SeatedBot(bot=LEVEL_1, seat=5)], "invalid_seat"),
-        ([game.SeatedBot(bot=LEVEL_1)] * 3, "too_many_bots"),
+        ([SeatedBot(bot=LEVEL_1, seat=1)] * 2, "seat_taken"),
+        ([SeatedBot(bot=LEVEL_1, seat=5)], "invalid_seat"),
+        ([SeatedBot(bot=LEVEL_1)] * 3, "too_many_bots"),
     ],
 )
-def test_creation_refuses_bots_that_do_not_fit(bots: list[game.SeatedBot], code: str) -> None:
+def test_creation_refuses_bots_that_do_not_fit(bots: list[SeatedBot], code: str) -> None:
     assert refusal(lambda: created(3, bots)).code == code
 
 
@@ -145,7 +146,7 @@ def test_a_seat_without_a_bot_encodes_as_before_bots_existed() -> None:
         canonical(taken)
         == b'{"client_seed":"s","name":"P","player_id":"p","seat":1,"type":"SeatTaken"}'
     )
-    with_bot = msgspec.json.decode(canonical(game.bot_taken(2, LEVEL_1)))
+    with_bot = msgspec.json.decode(canonical(bot_taken(2, LEVEL_1)))
     assert with_bot["bot"] == {"algorithm": 1, "level": 1}
 
 
