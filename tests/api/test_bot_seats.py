@@ -85,6 +85,9 @@ def test_people_cancel_a_game_against_bots_by_voting(api: Api) -> None:
     assert ended(api, game_id)["status"] == "cancelled"
     votes = [e["actor"] for e in api.events(game_id) if e["type"] == "CancelVoted"]
     assert sorted(votes[2:]) == ["seat:2", "seat:3"]
+    # The bots' votes are re-run by the audit like their plays.
+    report = api.client.get(f"/games/{game_id}/audit").json()
+    assert report["verdict"] == "valid", report
 
 
 def test_a_bot_is_shown_as_one_in_the_view_the_lobby_and_the_events(api: Api) -> None:
