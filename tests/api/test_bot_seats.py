@@ -71,6 +71,9 @@ def test_one_person_plays_a_table_of_bots_to_the_end(api: Api) -> None:
     assert mine["status"] == "finished"
     assert [seat["bot"] for seat in mine["seats"]] == [None, LEVEL_1, LEVEL_1]
     assert api.client.get(f"/games/{game_id}/audit").json()["verdict"] == "valid"
+    # Bots are not ranked: the leaderboard counts the person alone.
+    board = api.client.get("/leaderboard", params={"variant": "heartbeat"}).json()[0]["rows"]
+    assert [(row["name"], row["games"]) for row in board] == [("Player 0", 1)]
 
 
 def test_people_cancel_a_game_against_bots_by_voting(api: Api) -> None:
