@@ -20,7 +20,7 @@ from domain import game, game_state
 from domain.chain import GENESIS, event_hash, hashed_body
 from domain.commands import Command
 from domain.deadlines import Expiry
-from domain.events import CancelledBy, Event, GameCreated, Secret
+from domain.events import BotSeat, CancelledBy, Event, GameCreated, SeatTaken, Secret
 from domain.game_state import GameState
 from domain.variant import Variant
 from domain.variants import VARIANTS
@@ -124,7 +124,25 @@ class GameAggregate(BaseAggregate[UUID]):
             now=now,
             version=self.version,
         )
-        actor = f"seat:{len(self.state.seats)}"
+        taken = events[0]
+        assert isinstance(taken, SeatTaken)
+        actor = f"seat:{taken.seat}"
+        return self.record(events, Cause(actor=actor, command_id=command_id, now=now))
+
+    def add_bot(
+        self,
+        *,
+        player_id: str | None,
+        seat: int | None,
+        bot: BotSeat,
+        command_id: str,
+        now: datetime,
+    ) -> list[Recorded]:
+        """The creator seats a bot (recorded as the creator's act)."""
+        events = game.add_bot(
+            self.state, player_id=player_id, seat=seat, bot=bot, now=now, version=self.version
+        )
+        actor = game.creator_actor(self.state)
         return self.record(events, Cause(actor=actor, command_id=command_id, now=now))
 
     def act(
@@ -148,7 +166,7 @@ class GameAggregate(BaseAggregate[UUID]):
         self, *, by: CancelledBy, player_id: str | None, command_id: str, now: datetime
     ) -> list[Recorded]:
         events = game.cancel(self.state, by=by, player_id=player_id)
-        actor = "admin" if by == "admin" else "seat:0"
+        actor = "admin" if by == "admin" else game.creator_actor(self.state)
         return self.record(events, Cause(actor=actor, command_id=command_id, now=now))
 
     def expire(self, *, command_id: str, now: datetime) -> list[Recorded]:

@@ -88,11 +88,23 @@ class GameCreated(Event, frozen=True, tag="GameCreated"):
     seed: Secret[str]
 
 
-class SeatTaken(Event, frozen=True, tag="SeatTaken"):
+class BotSeat(msgspec.Struct, frozen=True, kw_only=True):
+    """A seat the house plays: its bot's level and the algorithm version it decides by. The
+    bot's seed is not here: it follows from the game's seed (domain.fairness.bot_seed)."""
+
+    level: int
+    algorithm: int
+
+
+class SeatTaken(Event, frozen=True, tag="SeatTaken", omit_defaults=True):
+    """A seat taken by a player, or by a bot (``bot``; absent for a player, as in every log
+    written before bots, so those events encode and hash as they always did)."""
+
     seat: int
     player_id: str
     name: str
     client_seed: str
+    bot: BotSeat | None = None
 
 
 class GameStarted(Event, frozen=True, tag="GameStarted"):

@@ -16,6 +16,7 @@ from typing import TypeVar
 T = TypeVar("T")
 
 DOMAIN_TAG = "cardledger/random/v1"
+BOT_SEED_TAG = "cardledger/bot/v1"
 SEED_BYTES = 32
 _WORD = 1 << 32
 
@@ -28,6 +29,18 @@ def commitment(seed: bytes) -> str:
 def _field(text: str) -> bytes:
     data = text.encode("utf-8")
     return len(data).to_bytes(4, "big") + data
+
+
+def bot_seed(game_seed: bytes, game_id: str, seat: int) -> bytes:
+    """The seed of the bot at ``seat``: HMAC-SHA256 keyed by the game's seed over
+    ``field("cardledger/bot/v1") ‖ field(game id) ‖ u32(seat)`` (docs/fairness.md §8).
+
+    Committed with the game's seed before any deal and revealed with it at the end, so a bot
+    needs no secret of its own, and an auditor re-derives it from the revealed seed."""
+    if len(game_seed) != SEED_BYTES:
+        raise ValueError(f"seed must be {SEED_BYTES} bytes")
+    message = _field(BOT_SEED_TAG) + _field(game_id) + seat.to_bytes(4, "big")
+    return hmac.new(game_seed, message, hashlib.sha256).digest()
 
 
 class Draw:

@@ -6,7 +6,7 @@ one event into the state. Variant-specific rules are delegated to the game's Var
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -17,6 +17,7 @@ from domain.commands import Command, Leave, VoteCancel
 from domain.deadlines import Expiry, events_of, is_due
 from domain.errors import Failure, RuleViolation, forbidden, invalid
 from domain.events import (
+    BotSeat,
     CancelledBy,
     CancelVoted,
     Event,
@@ -30,7 +31,8 @@ from domain.events import (
     tag_of,
 )
 from domain.fairness import RandomStream, commitment
-from domain.game_state import GameState, fold
+from domain.game_state import GameState, evolve, fold
+from domain.seating import SeatedBot, bot_taken, check_free, seats_at_creation
 from domain.variant import Turn, Variant
 from domain.variants import REFUSALS as REGISTRY_REFUSALS
 from domain.variants import VARIANTS, variant_by_id
@@ -48,6 +50,9 @@ CREATE_REFUSALS: Mapping[str, Failure] = {
     "unknown_option": Failure.INVALID,
     "invalid_option": Failure.INVALID,
     "invalid_client_seed": Failure.INVALID,
+    "invalid_seat": Failure.INVALID,
+    "seat_taken": Failure.CONFLICT,
+    "too_many_bots": Failure.INVALID,
 }
 JOIN_REFUSALS: Mapping[str, Failure] = {
     **OVER,
@@ -59,6 +64,13 @@ CANCEL_REFUSALS: Mapping[str, Failure] = {
     **OVER,
     "not_creator": Failure.FORBIDDEN,
     "game_already_started": Failure.CONFLICT,
+}
+BOT_REFUSALS: Mapping[str, Failure] = {
+    **OVER,
+    "not_creator": Failure.FORBIDDEN,
+    "game_already_started": Failure.CONFLICT,
+    "invalid_seat": Failure.INVALID,
+    "seat_taken": Failure.CONFLICT,
 }
 ACT_REFUSALS: Mapping[str, Failure] = {
     **OVER,
@@ -74,6 +86,7 @@ REFUSALS: Mapping[str, Failure] = {
     **CREATE_REFUSALS,
     **JOIN_REFUSALS,
     **CANCEL_REFUSALS,
+    **BOT_REFUSALS,
     **ACT_REFUSALS,
 }
 
@@ -117,7 +130,12 @@ def create(
     creator_name: str,
     client_seed: str,
     seed: bytes,
+    bots: Sequence[SeatedBot] = (),
+    now: datetime | None = None,
 ) -> list[Event]:
+    """The game, the creator at seat 0 (unless a bot is placed there: then the creator does
+    not sit) and the bots asked for: first those with a seat, then the others at the lowest
+    free seats. A table that is full at once starts at ``now`` (needed then)."""
     variant = variant_by_id(variant_id)
     if not variant.min_seats <= seat_count <= variant.max_seats:
         raise invalid(
@@ -126,32 +144,47 @@ def create(
         )
     resolved = parse_options(variant, options)
     _check_client_seed(client_seed)
-    return [
-        GameCreated(
-            game_id=game_id,
-            variant=variant.id,
-            options=resolved,
-            seat_count=seat_count,
-            creator=creator_id,
-            seed_commitment=commitment(seed),
-            seed=Secret(owner=None, value=seed.hex()),
-        ),
-        SeatTaken(seat=0, player_id=creator_id, name=creator_name, client_seed=client_seed),
-    ]
+    creator = SeatTaken(seat=0, player_id=creator_id, name=creator_name, client_seed=client_seed)
+    created = GameCreated(
+        game_id=game_id,
+        variant=variant.id,
+        options=resolved,
+        seat_count=seat_count,
+        creator=creator_id,
+        seed_commitment=commitment(seed),
+        seed=Secret(owner=None, value=seed.hex()),
+    )
+    taken: list[Event] = [*seats_at_creation(seat_count, creator, bots)]
+    return [created, *_started_if_full(evolve(None, created), taken, now, 0)]
+
+
+def _started_if_full(
+    state: GameState, taken: list[Event], now: datetime | None, version: int
+) -> list[Event]:
+    """``taken`` (seats being taken), and the start of the game if that fills the table."""
+    if not fold(state, taken).full:
+        return taken
+    if now is None:
+        raise ValueError("a game that starts needs the time it starts at")
+    events = [*taken, GameStarted(seat_count=state.seat_count)]
+    started = fold(state, events)
+    turn = Turn(now, stream(started), version)
+    return [*events, *state.rules.start(started.table, turn)]
 
 
 def stream(state: GameState) -> RandomStream | None:
     """The game's random stream, once every seat (and so every client seed) is known."""
-    if state.seed is None or len(state.seats) < state.seat_count:
+    if state.seed is None or not state.full:
         return None
     return RandomStream(
-        bytes.fromhex(state.seed), state.game_id, [seat.client_seed for seat in state.seats]
+        bytes.fromhex(state.seed), state.game_id, [seat.client_seed for _, seat in state.taken]
     )
 
 
 def join(
     state: GameState, *, player_id: str, name: str, client_seed: str, now: datetime, version: int
 ) -> list[Event]:
+    """The player takes the lowest free seat; the game starts if that was the last."""
     if state.seat_of(player_id) is not None:
         raise RuleViolation("already_seated", "you already have a seat at this game")
     if state.over:
@@ -159,15 +192,40 @@ def join(
     if state.status != "waiting":
         raise RuleViolation("game_full", "every seat of this game is taken")
     _check_client_seed(client_seed)
-    events: list[Event] = [
-        SeatTaken(seat=len(state.seats), player_id=player_id, name=name, client_seed=client_seed)
+    seat = state.free_seats[0]
+    taken: list[Event] = [
+        SeatTaken(seat=seat, player_id=player_id, name=name, client_seed=client_seed)
     ]
-    if len(state.seats) + 1 == state.seat_count:
-        events.append(GameStarted(seat_count=state.seat_count))
-        started = fold(state, events)
-        turn = Turn(now, stream(started), version)
-        events += state.rules.start(started.table, turn)
-    return events
+    return _started_if_full(state, taken, now, version)
+
+
+def add_bot(
+    state: GameState,
+    *,
+    player_id: str | None,
+    seat: int | None,
+    bot: BotSeat,
+    now: datetime,
+    version: int,
+) -> list[Event]:
+    """The creator seats a bot before the start (at ``seat``, or the lowest free seat); the
+    game starts if that was the last free seat."""
+    if state.over:
+        raise _ended(state)
+    if player_id != state.creator:
+        raise forbidden("not_creator", "only the creator may seat a bot")
+    if state.status != "waiting":
+        raise RuleViolation("game_already_started", "bots are seated before the start")
+    if seat is None:
+        seat = state.free_seats[0]
+    check_free(seat, state.seat_count, taken=seat in state.taken_seats)
+    return _started_if_full(state, [bot_taken(seat, bot)], now, version)
+
+
+def creator_actor(state: GameState) -> str:
+    """Who the creator acts as in the log: its seat, or ``creator`` when it does not sit."""
+    seat = state.seat_of(state.creator)
+    return "creator" if seat is None else f"seat:{seat}"
 
 
 def cancel(state: GameState, *, by: CancelledBy, player_id: str | None) -> list[Event]:
@@ -224,7 +282,7 @@ def _decide(
         raise _ended(state)
     if state.status != "active":
         raise RuleViolation("game_not_started", "this game is still waiting for players")
-    if state.seats[seat].left:
+    if state.seat(seat).left:
         raise RuleViolation("player_left", "you have left this game")
     if isinstance(command, VoteCancel):
         return _vote_cancel(state, seat)
@@ -280,13 +338,13 @@ def _leave(state: GameState, seat: int, turn: Turn) -> list[Event]:
     after = fold(state, events)
     if _unanimous(after):
         return [*events, GameCancelled(by="vote", seed=state.seed or "")]
-    if sum(not s.left for s in after.seats) >= 2:
+    if sum(not s.left for _, s in after.taken) >= 2:
         events += state.rules.after_leave(after.table, seat, turn)
     return _finish_if_over(state, events)
 
 
 def _vote_cancel(state: GameState, seat: int) -> list[Event]:
-    if state.seats[seat].voted_cancel:
+    if state.seat(seat).voted_cancel:
         raise RuleViolation("already_voted", "you have already voted to cancel")
     events: list[Event] = [CancelVoted(seat=seat)]
     if _unanimous(fold(state, events)):
@@ -296,7 +354,7 @@ def _vote_cancel(state: GameState, seat: int) -> list[Event]:
 
 def _unanimous(state: GameState) -> bool:
     """Every seat still at the table has voted to cancel (and one still is)."""
-    seated = [s for s in state.seats if not s.left]
+    seated = [s for _, s in state.taken if not s.left]
     return bool(seated) and all(s.voted_cancel for s in seated)
 
 

@@ -9,6 +9,7 @@ from typing import Any
 import msgspec
 
 from domain.events import (
+    BotSeat,
     CancelledBy,
     CancelVoted,
     Event,
@@ -27,6 +28,7 @@ class SeatInfo(msgspec.Struct, frozen=True, kw_only=True):
     player_id: str
     name: str
     client_seed: str = ""
+    bot: BotSeat | None = None
     left: bool = False
     voted_cancel: bool = False
 
@@ -39,7 +41,9 @@ class GameState(msgspec.Struct, frozen=True, kw_only=True):
     creator: str
     seed_commitment: str
     seed: str | None  # hex; None when folded from events whose seed was redacted
-    seats: tuple[SeatInfo, ...] = ()
+    seats: tuple[SeatInfo | None, ...] = ()
+    """One entry per seat, None while it is free (seats need not fill in order: a bot can be
+    placed at any seat)."""
     status: str = "waiting"  # waiting, active, finished, cancelled
     table: Any = None
     outcome: Outcome | None = None
@@ -51,10 +55,34 @@ class GameState(msgspec.Struct, frozen=True, kw_only=True):
         return VARIANTS[self.variant]  # checked when the game was created
 
     def seat_of(self, player_id: str) -> int | None:
-        for index, seat in enumerate(self.seats):
+        for index, seat in self.taken:
             if seat.player_id == player_id:
                 return index
         return None
+
+    @property
+    def taken(self) -> list[tuple[int, SeatInfo]]:
+        """The taken seats, by number."""
+        return [(index, seat) for index, seat in enumerate(self.seats) if seat is not None]
+
+    @property
+    def taken_seats(self) -> list[int]:
+        return [index for index, seat in enumerate(self.seats) if seat is not None]
+
+    @property
+    def free_seats(self) -> list[int]:
+        return [index for index, seat in enumerate(self.seats) if seat is None]
+
+    @property
+    def full(self) -> bool:
+        return len(self.seats) == self.seat_count and None not in self.seats
+
+    def seat(self, index: int) -> SeatInfo:
+        """A taken seat (every seat is, once the game has started)."""
+        found = self.seats[index]
+        if found is None:
+            raise ValueError(f"seat {index} is free")
+        return found
 
     @property
     def over(self) -> bool:
@@ -73,14 +101,20 @@ def evolve(state: GameState | None, event: Event) -> GameState:
             creator=event.creator,
             seed_commitment=event.seed_commitment,
             seed=event.seed.value,
+            seats=(None,) * event.seat_count,
         )
     replace = msgspec.structs.replace
     match event:
         case SeatTaken():
             seat = SeatInfo(
-                player_id=event.player_id, name=event.name, client_seed=event.client_seed
+                player_id=event.player_id,
+                name=event.name,
+                client_seed=event.client_seed,
+                bot=event.bot,
             )
-            return replace(state, seats=(*state.seats, seat))
+            seats = list(state.seats)
+            seats[event.seat] = seat
+            return replace(state, seats=tuple(seats))
         case GameStarted():
             options = msgspec.convert(state.options, state.rules.options_type)
             return replace(
@@ -102,7 +136,7 @@ def evolve(state: GameState | None, event: Event) -> GameState:
 
 def _replace_seat(state: GameState, index: int, **changes: Any) -> GameState:
     seats = list(state.seats)
-    seats[index] = msgspec.structs.replace(seats[index], **changes)
+    seats[index] = msgspec.structs.replace(state.seat(index), **changes)
     return msgspec.structs.replace(state, seats=tuple(seats))
 
 

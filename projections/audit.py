@@ -33,6 +33,8 @@ from domain.events import (
     tag_of,
 )
 from domain.game_state import GameState
+from domain.seating import SeatedBot
+from projections.bot_audit import BotMoveDiffers, BotRerun, rerun_bot_moves, seats_bots
 
 Status = Literal["pass", "fail", "pending"]
 
@@ -53,8 +55,13 @@ class AuditReport(msgspec.Struct, frozen=True, kw_only=True):
 
 
 def audit(
-    game_id: str, events: Sequence[Recorded], receipts: Sequence[tuple[int, str]] = ()
+    game_id: str,
+    events: Sequence[Recorded],
+    receipts: Sequence[tuple[int, str]] = (),
+    bots: BotRerun | None = None,
 ) -> AuditReport:
+    """The report on a game's log; ``bots`` re-runs a bot's decision (``bots.seated``), for
+    the ``bots`` check of a game that seats one."""
     checks = [check_chain(game_id, events)]
     checks += [check_receipt(events, version, head) for version, head in receipts]
     complete = bool(events) and not any(
@@ -66,7 +73,8 @@ def audit(
     over = end is not None
     if end is None or not complete:
         reason = "the game is not over" if not over else "hidden values are redacted in this log"
-        for name in ("seed_commitment", "decisions", "deals", "scores", "final_head"):
+        names = ["seed_commitment", "decisions", "deals", "scores", "final_head"]
+        for name in names + (["bots"] if seats_bots(events) else []):
             checks.append(Check(name=name, status="pending", detail=f"pending: {reason}"))
     else:
         checks.append(check_seed(events, end))
@@ -75,6 +83,8 @@ def audit(
         checks.append(check_deals(decisions, reproduced, events))
         checks.append(check_scores(events, end))
         checks.append(check_final_head(events, end))
+        if seats_bots(events):
+            checks.append(check_bots(game_id, events[: end + 1], bots))
     statuses = {check.status for check in checks}
     verdict: Literal["valid", "invalid", "pending"] = (
         "invalid" if "fail" in statuses else "pending" if "pending" in statuses else "valid"
@@ -210,31 +220,14 @@ def redecide(game_id: str, state: GameState | None, batch: list[Recorded]) -> li
     # command rides on the batch's first event (docs/fairness.md §6).
     marked = any(recorded.expiry is not None for recorded in batch)
     if state is None:
-        if (
-            not isinstance(payload, GameCreated)
-            or len(batch) < 2
-            or not isinstance(batch[1].payload, SeatTaken)
-        ):
-            raise ValueError("a game must begin with GameCreated and the creator's seat")
-        seat = batch[1].payload
-        created = game.create(
-            game_id=game_id,
-            variant_id=payload.variant,
-            seat_count=payload.seat_count,
-            options=payload.options,
-            creator_id=payload.creator,
-            creator_name=seat.name,
-            client_seed=seat.client_seed,
-            seed=bytes.fromhex(payload.seed.unwrap()),
-        )
-        return [Derived(payload=event) for event in created]
+        return [Derived(payload=event) for event in _recreated(game_id, batch)]
     if first.actor == "server":
         return _expired(game.expiries(state, now=now, version=version), marked)
     cause = next((r for r in batch if r.expiry is None), first)  # the command's first event
     if cause.command is not None:
         seat_number = int(first.actor.removeprefix("seat:"))
         command = parse_command((*COMMON_COMMANDS, *state.rules.commands), cause.command.unwrap())
-        actor_id = state.seats[seat_number].player_id
+        actor_id = state.seat(seat_number).player_id
         expired, events = game.act_late(
             state, player_id=actor_id, command=command, now=now, version=version
         )
@@ -245,6 +238,12 @@ def redecide(game_id: str, state: GameState | None, batch: list[Recorded]) -> li
         at = len(derived) - len(events) if marked else 0
         derived[at] = msgspec.structs.replace(derived[at], command=sealed)
         return derived
+    if isinstance(payload, SeatTaken) and payload.bot is not None:
+        creator = state.creator if first.actor == game.creator_actor(state) else None
+        added = game.add_bot(
+            state, player_id=creator, seat=payload.seat, bot=payload.bot, now=now, version=version
+        )
+        return [Derived(payload=event) for event in added]
     if isinstance(payload, SeatTaken):
         joined = game.join(
             state,
@@ -261,6 +260,29 @@ def redecide(game_id: str, state: GameState | None, batch: list[Recorded]) -> li
             Derived(payload=event) for event in game.cancel(state, by=payload.by, player_id=creator)
         ]
     raise ValueError(f"no rule produces a batch starting with {tag_of(payload)} by {first.actor}")
+
+
+def _recreated(game_id: str, batch: list[Recorded]) -> list[Event]:
+    """The creation batch as the rules make it: the game, the seats taken at creation (the
+    creator's, unless a bot sits at seat 0, and the bots', each at its recorded seat) and, if
+    that fills the table, the start."""
+    payload = batch[0].payload
+    taken = [r.payload for r in batch[1:] if isinstance(r.payload, SeatTaken)]
+    if not isinstance(payload, GameCreated) or not taken:
+        raise ValueError("a game must begin with GameCreated and a seat taken")
+    creator = next((s for s in taken if s.bot is None and s.player_id == payload.creator), None)
+    return game.create(
+        game_id=game_id,
+        variant_id=payload.variant,
+        seat_count=payload.seat_count,
+        options=payload.options,
+        creator_id=payload.creator,
+        creator_name=creator.name if creator else "",
+        client_seed=creator.client_seed if creator else "",
+        seed=bytes.fromhex(payload.seed.unwrap()),
+        bots=[SeatedBot(seat=s.seat, bot=s.bot) for s in taken if s.bot is not None],
+        now=batch[0].timestamp,
+    )
 
 
 def _expired(expired: list[Expiry], marked: bool) -> list[Derived]:
@@ -315,6 +337,23 @@ def _difference(produced: list[Derived], recorded: list[Derived], at: int) -> tu
         else:
             detail += ": its sealed command is misplaced or wrongly salted"
     return detail, at + index
+
+
+def check_bots(game_id: str, events: Sequence[Recorded], rerun: BotRerun | None) -> Check:
+    """Every bot move re-run from its seat's view as it was (projections.bot_audit)."""
+    if rerun is None:
+        return Check(name="bots", status="pending", detail="pending: no bot to re-run them with")
+    try:
+        moves = rerun_bot_moves(game_id, batches(events), rerun)
+    except BotMoveDiffers as differs:
+        return _fail("bots", differs.detail, differs.version)
+    except Exception as error:  # an untrusted log may not even fold
+        return _fail("bots", f"the bots' moves cannot be re-run: {error!r}", None)
+    return Check(
+        name="bots",
+        status="pass",
+        detail=f"every one of {moves} bot moves re-decided from its seat's view and seed",
+    )
 
 
 def check_deals(decisions: Check, reproduced: Counter[str], events: Sequence[Recorded]) -> Check:

@@ -6,6 +6,7 @@ from datetime import datetime
 
 import msgspec
 
+from domain.events import BotSeat
 from domain.game_state import GameState
 from projections.views import end_reason
 
@@ -15,6 +16,7 @@ class LobbySeat(msgspec.Struct, frozen=True, kw_only=True):
     player_id: str
     name: str
     left: bool = False
+    bot: BotSeat | None = None  # the house's bot at this seat: its level and algorithm
 
 
 class LobbyEntry(msgspec.Struct, frozen=True, kw_only=True):
@@ -56,8 +58,10 @@ def lobby_entry(
     state: GameState, *, version: int, created_at: datetime, updated_at: datetime
 ) -> LobbyEntry:
     seats = tuple(
-        LobbySeat(seat=index, player_id=seat.player_id, name=seat.name, left=seat.left)
-        for index, seat in enumerate(state.seats)
+        LobbySeat(
+            seat=index, player_id=seat.player_id, name=seat.name, left=seat.left, bot=seat.bot
+        )
+        for index, seat in state.taken
     )
     started = state.table is not None
     return LobbyEntry(
@@ -78,7 +82,8 @@ def lobby_entry(
 
 
 def results(state: GameState) -> list[Result]:
-    """Every seat's result once the game has finished (a cancelled game scores nothing)."""
+    """Every player's result once the game has finished (a cancelled game scores nothing; bots
+    are not on the leaderboard)."""
     if state.outcome is None:
         return []
     return [
@@ -89,5 +94,6 @@ def results(state: GameState) -> list[Result]:
             won=index in state.outcome.winners,
             points=state.outcome.scores[index],
         )
-        for index, seat in enumerate(state.seats)
+        for index, seat in state.taken
+        if seat.bot is None
     ]

@@ -43,7 +43,7 @@ def ranking(state: GameState, totals: tuple[int, ...]) -> tuple[Standing, ...]:
     def place(seat: int) -> tuple[bool, int]:
         return seat not in winners, sign * totals[seat]
 
-    order = sorted(range(len(state.seats)), key=lambda seat: (*place(seat), seat))
+    order = sorted((index for index, _ in state.taken), key=lambda seat: (*place(seat), seat))
     standings: list[Standing] = []
     for position, seat in enumerate(order):
         tied = position > 0 and place(seat) == place(order[position - 1])
@@ -51,7 +51,7 @@ def ranking(state: GameState, totals: tuple[int, ...]) -> tuple[Standing, ...]:
             Standing(
                 rank=standings[-1].rank if tied else position + 1,
                 seat=seat,
-                name=state.seats[seat].name,
+                name=state.seat(seat).name,
                 total=totals[seat],
                 winner=seat in winners,
             )

@@ -10,6 +10,7 @@ import msgspec
 from domain import game, game_state
 from domain.choices import Choice, Listed, split
 from domain.commands import Command, Leave, VoteCancel
+from domain.events import BotSeat
 from domain.game_state import GameState
 from domain.perspective import Perspective
 
@@ -20,6 +21,8 @@ class SeatView(msgspec.Struct, frozen=True, kw_only=True):
     name: str
     left: bool
     voted_cancel: bool
+    bot: BotSeat | None
+    """The bot's level and algorithm version when the house plays this seat, else null."""
 
 
 class View(msgspec.Struct, frozen=True, kw_only=True):
@@ -50,6 +53,7 @@ class View(msgspec.Struct, frozen=True, kw_only=True):
     """A deadline had passed when this view was made: it shows the game after that expiry,
     which the server records in the log shortly (``version`` is still the stored one)."""
     seats: tuple[SeatView, ...]
+    """The taken seats, by number (a bot may sit at a seat beyond a free one)."""
     seat_count: int
     options: dict[str, Any]
     seed_commitment: str
@@ -65,17 +69,18 @@ def seat_views(state: GameState) -> tuple[SeatView, ...]:
             name=seat.name,
             left=seat.left,
             voted_cancel=seat.voted_cancel,
+            bot=seat.bot,
         )
-        for index, seat in enumerate(state.seats)
+        for index, seat in state.taken
     )
 
 
 def legal(state: GameState, seat: int | None) -> Listed:
     """What ``seat`` may do, as its view lists it: the variant's moves, then the shared ones."""
-    if seat is None or state.status != "active" or state.seats[seat].left:
+    if seat is None or state.status != "active" or state.seat(seat).left:
         return Listed(commands=[], forms=[])
     listed = split(state.rules.legal_moves(state.table, seat))
-    if not state.seats[seat].voted_cancel:
+    if not state.seat(seat).voted_cancel:
         listed.commands.append(VoteCancel())
     listed.commands.append(Leave())
     return listed

@@ -56,6 +56,7 @@ INVALID_RANGE = Refusal(422, "invalid_range")
 INVALID_CURSOR = Refusal(422, "invalid_cursor")
 INVALID_PERSPECTIVE = Refusal(422, "invalid_perspective")
 IDEMPOTENCY_KEY_REUSED = Refusal(422, "idempotency_key_reused")
+UNKNOWN_LEVEL = Refusal(422, "unknown_level")
 # Who asks.
 UNAUTHORIZED = Refusal(401, "unauthorized")
 INVALID_TICKET = Refusal(401, "invalid_ticket")

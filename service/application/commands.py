@@ -6,34 +6,63 @@ optimistic loop and the receipts; each is counted by what became of it.
 
 from __future__ import annotations
 
+import hashlib
 import secrets
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple
 from uuid import UUID
 
+from bots.contract import ALGORITHM
+from bots.levels import available_levels
 from domain import game
 from domain.aggregate import GameAggregate, Recorded
 from domain.commands import COMMON_COMMANDS, Command, parse_command
-from domain.events import CancelledBy
+from domain.events import BotSeat, CancelledBy, tag_of
 from domain.fairness import SEED_BYTES
 from domain.perspective import Perspective
+from domain.seating import SeatedBot, creation_actor
+from domain.variants import variant_by_id
 from projections.events import event_out
 from service.application.perspectives import viewer_perspective
 from service.application.queries import view_of
 from service.application.results import CommandResult
 from service.application.telemetry import Telemetry, command_type, variant_label
 from service.auth import ADMIN, Principal
-from service.errors import PLAYERS_ONLY, VERSION_MISMATCH
+from service.errors import PLAYERS_ONLY, UNKNOWN_LEVEL, VERSION_MISMATCH
 from service.store.receipts import Idempotency, ReceiptKey
-from service.store.unit_of_work import Decide, Settled, UnitOfWork
+from service.store.unit_of_work import Decide, Outcome, Settled, UnitOfWork
 
 CREATE_SCOPE = "create"
 
 
 def new_command_id() -> str:
     return uuid.uuid4().hex
+
+
+def bot_command_id(game_id: UUID, seat: int, version: int) -> str:
+    """The command id of the bot at ``seat`` acting on the game at ``version``: the same in
+    every process, so two that send the bot's turn send the same command."""
+    return hashlib.sha256(
+        f"cardledger/bot-command/{game_id}/{seat}/{version}".encode()
+    ).hexdigest()[:32]
+
+
+class BotRequest(NamedTuple):
+    """A bot asked for: its level, at ``seat`` or (None) the lowest free seat."""
+
+    level: int
+    seat: int | None = None
+
+
+def bot_seat(variant: str, level: int) -> BotSeat:
+    """A bot of ``level`` as today's algorithm plays it for ``variant`` (a registered one), or
+    422 ``unknown_level`` naming the levels the variant has."""
+    levels = available_levels(variant)
+    if level not in levels:
+        raise UNKNOWN_LEVEL(f"{variant} has no bot of level {level}", levels=list(levels))
+    return BotSeat(level=level, algorithm=ALGORITHM)
 
 
 class GameCommands:
@@ -53,11 +82,13 @@ class GameCommands:
         options: dict[str, Any] | None,
         client_seed: str,
         idempotency: Idempotency | None,
+        bots: Sequence[BotRequest] = (),
     ) -> CommandResult:
         player_id = seat_holder(principal)
 
         def make() -> GameAggregate:
             game_id = uuid.uuid4()
+            now = self._clock()
             events = game.create(
                 game_id=str(game_id),
                 variant_id=variant,
@@ -67,9 +98,15 @@ class GameCommands:
                 creator_name=principal.name,
                 client_seed=client_seed,
                 seed=secrets.token_bytes(SEED_BYTES),
+                bots=[
+                    SeatedBot(bot=bot_seat(variant_by_id(variant).id, bot.level), seat=bot.seat)
+                    for bot in bots
+                ],
+                now=now,
             )
+            actor = creation_actor(events)
             return GameAggregate.open(
-                game_id, events, actor="seat:0", command_id=new_command_id(), now=self._clock()
+                game_id, events, actor=actor, command_id=new_command_id(), now=now
             )
 
         key = receipt_key(principal, CREATE_SCOPE, idempotency)
@@ -129,6 +166,54 @@ class GameCommands:
             )
 
         return self._settle(principal, game_id, kind, decide, idempotency)
+
+    def add_bot(
+        self,
+        principal: Principal,
+        game_id: UUID,
+        bot: BotRequest,
+        *,
+        idempotency: Idempotency | None,
+    ) -> CommandResult:
+        """The creator seats a bot before the start."""
+        player_id = seat_holder(principal)
+
+        def decide(aggregate: GameAggregate) -> list[Recorded]:
+            return aggregate.add_bot(
+                player_id=player_id,
+                seat=bot.seat,
+                bot=bot_seat(aggregate.state.variant, bot.level),
+                command_id=new_command_id(),
+                now=self._clock(),
+            )
+
+        return self._settle(principal, game_id, "add_bot", decide, idempotency)
+
+    def play_bot(
+        self, game_id: UUID, seat: int, command: Command, *, version: int, now: datetime
+    ) -> Outcome:
+        """The bot at ``seat`` sends ``command``, decided on the game at ``version`` at ``now``
+        (recorded as of ``now``, so the audit re-runs the decision at that moment). Written
+        only on the game at that version: whichever process sends a bot's turn, once."""
+
+        def decide(aggregate: GameAggregate) -> list[Recorded]:
+            if aggregate.version != version:
+                raise VERSION_MISMATCH(
+                    f"the game is at version {aggregate.version}, not {version}",
+                    version=aggregate.version,
+                )
+            return aggregate.act(
+                player_id=aggregate.state.seat(seat).player_id,
+                command=command,
+                command_id=bot_command_id(game_id, seat, version),
+                now=now,
+            )
+
+        known = self._writes.game(game_id)
+        with self._telemetry.counting(known.variant_id, tag_of(command)) as count:
+            settled = self._writes.settle(known, decide, None)
+            count.outcome = settled.outcome
+        return settled.outcome
 
     def cancel(
         self, principal: Principal, game_id: UUID, *, idempotency: Idempotency | None

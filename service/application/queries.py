@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from uuid import UUID
 
+from bots.seated import bot_command
 from domain.aggregate import GameAggregate
 from domain.game import expiry_due
 from domain.perspective import FULL, PUBLIC, Perspective
@@ -132,9 +133,8 @@ class GameQueries:
     def audit_in(self, read: GameRead) -> AuditReport:
         """The audit report; checks that need the secret seed stay pending until the game ends."""
         aggregate = read.aggregate
-        return audit(
-            str(aggregate.id), self._store.events_between(aggregate.id, 0, aggregate.version)
-        )
+        events = self._store.events_between(aggregate.id, 0, aggregate.version)
+        return audit(str(aggregate.id), events, bots=bot_command)
 
     def export_in(self, read: GameRead) -> Bundle:
         """The whole log, every secret included: once the game is over, or for the operator."""

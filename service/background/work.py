@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from service.application import Cardledger
+from service.background.bots import BotDriver
 from service.background.deadlines import DeadlineWatcher
 from service.background.follower import Consumer, LogFollower
 from service.background.projector import ReadModelRunner
@@ -14,8 +15,9 @@ from service.worker import Worker, WorkerHealth
 
 
 class BackgroundWork:
-    """The log follower (feeding the deadline watcher and any other ``consumers``, such as the
-    live feeds, from the events it reads), the deadline watcher, the inline projector (one
+    """The log follower (feeding the deadline watcher, the bot driver and any other
+    ``consumers``, such as the live feeds, from the events it reads), the deadline watcher, the
+    bot driver, the inline projector (one
     process at a time) and, on PostgreSQL, the LISTEN connection that wakes them when another
     process writes."""
 
@@ -23,13 +25,17 @@ class BackgroundWork:
         settings = ledger.settings
         self.read_models = ledger.read_models
         self.watcher = DeadlineWatcher(ledger.commands.expire, ledger.clock)
+        self.bots = BotDriver(ledger.games, ledger.commands.play_bot, ledger.clock)
 
         def start_position() -> int:
-            position, deadlines = ledger.read_models.running_deadlines()
-            self.watcher.known(deadlines)
-            return position
+            running = ledger.read_models.running()
+            self.watcher.known(running.deadlines)
+            self.bots.known(running.bot_games)
+            return running.position
 
-        self.follower = LogFollower(ledger.store, [self.watcher, *consumers], start=start_position)
+        self.follower = LogFollower(
+            ledger.store, [self.watcher, self.bots, *consumers], start=start_position
+        )
         self.projector = (
             ReadModelRunner(
                 ledger.read_models, ledger.store.changes, LeaderLock(settings, "projector")
@@ -47,7 +53,7 @@ class BackgroundWork:
     @property
     def workers(self) -> list[Worker]:
         """In the order they start (the listener first: it wakes the others)."""
-        runners = [self.listener, self.follower, self.watcher, self.projector]
+        runners = [self.listener, self.follower, self.watcher, self.bots, self.projector]
         return [runner.worker for runner in runners if runner is not None]
 
     def health(self) -> list[WorkerHealth]:

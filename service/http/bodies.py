@@ -3,10 +3,11 @@ and the query values the service checks itself."""
 
 from __future__ import annotations
 
-from typing import Any, TypeVar
+from typing import Annotated, Any, TypeVar
 
 import msgspec
 
+from bots.levels import available_levels
 from domain.commands import COMMON_COMMANDS
 from domain.events import tag_of_type
 from domain.variants import VARIANTS
@@ -15,10 +16,19 @@ from service.errors import INVALID_BODY, INVALID_STATUS, MALFORMED_JSON
 T = TypeVar("T")
 GAME_STATUSES = ("waiting", "active", "finished", "cancelled")
 MAX_PAGE = 500
+MAX_SEATS = max(variant.max_seats for variant in VARIANTS.values())
 
 
 class CreatePlayer(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     name: str
+
+
+class AddBot(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """A bot of ``level`` (``GET /variants`` lists each variant's levels) at ``seat``, or at
+    the lowest free seat when ``seat`` is left out."""
+
+    level: int
+    seat: int | None = None
 
 
 class CreateGame(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -26,6 +36,10 @@ class CreateGame(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_field
     seats: int
     options: dict[str, Any] | None = None
     client_seed: str = ""
+    bots: Annotated[tuple[AddBot, ...], msgspec.Meta(max_length=MAX_SEATS)] = ()
+    """Bots seated at creation: those with a seat first, then the others at the lowest free
+    seats. The creator takes seat 0 unless a bot is placed there (then the creator does not
+    sit: a table of bots alone plays by itself)."""
 
 
 class JoinGame(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -45,6 +59,8 @@ class VariantInfo(msgspec.Struct, frozen=True, kw_only=True):
     commands: list[str]
     options: dict[str, Any]
     options_schema: dict[str, Any]
+    bot_levels: list[int]
+    """The levels of bots that can take a seat (``bots`` in ``POST /games``)."""
 
 
 class Health(msgspec.Struct, frozen=True):
@@ -88,6 +104,7 @@ def variant_catalog() -> list[VariantInfo]:
             commands=sorted(tag_of_type(c) for c in (*COMMON_COMMANDS, *variant.commands)),
             options=msgspec.to_builtins(variant.options_type()),
             options_schema=msgspec.json.schema(variant.options_type),
+            bot_levels=list(available_levels(variant.id)),
         )
         for variant in VARIANTS.values()
     ]

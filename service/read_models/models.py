@@ -17,7 +17,6 @@ import logging
 import threading
 import time
 from collections import OrderedDict
-from datetime import datetime
 from typing import Any
 from uuid import UUID
 
@@ -28,7 +27,7 @@ from domain.events import GameFinished
 from projections.lobby import LeaderboardRow, LobbyEntry, lobby_entry, results
 from projections.scoreboard import Scoreboard, scoreboard
 from service.read_models.pages import BoardPlace, LobbyPlace, Page
-from service.read_models.tables import GameRow, Tables
+from service.read_models.tables import GameRow, Running, Tables
 from service.store.event_store import Store
 
 BATCH = 500
@@ -128,7 +127,8 @@ class ReadModels:
         seats = [
             (seat.player_id, str(game_id))
             for game_id, aggregate in folded.items()
-            for seat in aggregate.state.seats
+            for _, seat in aggregate.state.taken
+            if seat.bot is None  # a bot has no games of its own to list
         ]
         counted = [result for game_id in finished for result in results(folded[game_id].state)]
 
@@ -185,6 +185,7 @@ class ReadModels:
             deadline=deadline.isoformat() if deadline is not None else None,
             entry=msgspec.json.encode(entry).decode(),
             scoreboard=msgspec.json.encode(scoreboard(state)).decode(),
+            bots=any(seat.bot is not None for _, seat in state.taken),
         )
 
     def rebuild(self) -> int:
@@ -205,9 +206,10 @@ class ReadModels:
     ) -> Page[LobbyEntry, LobbyPlace]:
         return self.tables.lobby(status=status, variant=variant, limit=limit, after=after)
 
-    def running_deadlines(self) -> tuple[int, dict[UUID, datetime]]:
-        """The position and, as of it, every game's running deadline (one snapshot)."""
-        return self.tables.running_deadlines()
+    def running(self) -> Running:
+        """The position and, as of it, every game's running deadline and the games not yet
+        over that seat a bot (one snapshot)."""
+        return self.tables.running()
 
     def scoreboard(self, game_id: UUID) -> Scoreboard | None:
         return self.tables.scoreboard(game_id)

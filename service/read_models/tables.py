@@ -20,7 +20,7 @@ from projections.scoreboard import Scoreboard
 from service.read_models.pages import BoardPlace, Item, LobbyPlace, Page, Place
 from service.store.event_store import Store
 
-SCHEMA_VERSION = 3  # 2: each game's running deadline; 3: who sits at which game
+SCHEMA_VERSION = 4  # 2: each game's running deadline; 3: who sits at which game; 4: bot seats
 MAIN = "main"  # the position of the rows
 SCHEMA = "schema"  # the version of the rows' shape
 
@@ -35,6 +35,16 @@ class GameRow(msgspec.Struct, frozen=True, kw_only=True):
     deadline: str | None
     entry: str
     scoreboard: str
+    bots: bool  # a seat of the game is a bot's
+
+
+class Running(msgspec.Struct, frozen=True, kw_only=True):
+    """As of one log position: every game's running deadline, and the games not yet over
+    that seat a bot."""
+
+    position: int
+    deadlines: dict[UUID, datetime]
+    bot_games: set[UUID]
 
 
 class Tables:
@@ -79,7 +89,7 @@ class Tables:
                 "CREATE TABLE IF NOT EXISTS {games} ("
                 "game_id TEXT PRIMARY KEY, variant TEXT NOT NULL, status TEXT NOT NULL,"
                 " created_at TEXT NOT NULL, deadline TEXT, entry TEXT NOT NULL,"
-                " scoreboard TEXT NOT NULL)"
+                " scoreboard TEXT NOT NULL, bots BOOLEAN NOT NULL)"
             )
         )
         cursor.execute(
@@ -125,11 +135,11 @@ class Tables:
         cursor.executemany(
             self._sql(
                 "INSERT INTO {games}"
-                " (game_id, variant, status, created_at, deadline, entry, scoreboard)"
-                " VALUES ({p}, {p}, {p}, {p}, {p}, {p}, {p})"
+                " (game_id, variant, status, created_at, deadline, entry, scoreboard, bots)"
+                " VALUES ({p}, {p}, {p}, {p}, {p}, {p}, {p}, {p})"
                 " ON CONFLICT (game_id) DO UPDATE SET status = excluded.status,"
                 " deadline = excluded.deadline, entry = excluded.entry,"
-                " scoreboard = excluded.scoreboard"
+                " scoreboard = excluded.scoreboard, bots = excluded.bots"
             ),
             [msgspec.structs.astuple(row) for row in rows],
         )
@@ -185,20 +195,25 @@ class Tables:
             row = cursor.fetchone()
         return int(row["games"]), int(row["leaderboard"])
 
-    def running_deadlines(self) -> tuple[int, dict[UUID, datetime]]:
+    def running(self) -> Running:
         query = (
-            "SELECT p.position, g.game_id, g.deadline FROM {positions} p"
-            " LEFT JOIN {games} g ON g.deadline IS NOT NULL WHERE p.name = {p}"
+            "SELECT p.position, g.game_id, g.deadline, g.bots FROM {positions} p"
+            " LEFT JOIN {games} g ON g.deadline IS NOT NULL"
+            " OR (g.bots AND g.status IN ('waiting', 'active')) WHERE p.name = {p}"
         )
         with self._reading() as cursor:
             cursor.execute(self._sql(query), (MAIN,))  # one statement: one snapshot
             rows = cursor.fetchall()
-        deadlines = {
-            UUID(row["game_id"]): datetime.fromisoformat(row["deadline"])
-            for row in rows
-            if row["game_id"] is not None
-        }
-        return int(rows[0]["position"]), deadlines
+        listed = [row for row in rows if row["game_id"] is not None]
+        return Running(
+            position=int(rows[0]["position"]),
+            deadlines={
+                UUID(row["game_id"]): datetime.fromisoformat(row["deadline"])
+                for row in listed
+                if row["deadline"] is not None
+            },
+            bot_games={UUID(row["game_id"]) for row in listed if row["bots"]},
+        )
 
     def lobby(
         self, *, status: str | None, variant: str | None, limit: int, after: LobbyPlace | None

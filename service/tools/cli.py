@@ -15,6 +15,7 @@ from typing import TextIO
 
 import uvicorn
 
+from bots.seated import bot_command
 from projections.audit import audit
 from service.application import Cardledger
 from service.application.bundle import BundleError, read_bundle
@@ -150,7 +151,7 @@ def verify(args: argparse.Namespace) -> int:
     except (BundleError, ValueError) as error:
         print(f"verify: cannot verify {args.bundle}: {error}", file=sys.stderr)
         return 2
-    report = audit(game_id, events, receipts)
+    report = audit(game_id, events, receipts, bots=bot_command)
     for check in report.checks:
         where = f" (event {check.version})" if check.version is not None else ""
         print(f"{check.status.upper():8} {check.name}: {check.detail}{where}")

@@ -10,10 +10,17 @@ from litestar import Controller, Request, Response, get, post
 from litestar.di import NamedDependency
 from litestar.params import FromPath, QueryParameter, RawBody
 
-from domain.game import CANCEL_REFUSALS, CREATE_REFUSALS, JOIN_REFUSALS, play_refusals
+from domain.game import (
+    BOT_REFUSALS,
+    CANCEL_REFUSALS,
+    CREATE_REFUSALS,
+    JOIN_REFUSALS,
+    play_refusals,
+)
 from domain.variants import REFUSALS as REGISTRY_REFUSALS
 from projections.lobby import LobbyEntry
 from service.application import Cardledger
+from service.application.commands import BotRequest
 from service.application.results import CommandResult
 from service.application.tickets import StreamTicket
 from service.auth import Principal
@@ -27,9 +34,18 @@ from service.errors import (
     INVALID_STATUS,
     PLAYERS_ONLY,
     TOO_MUCH_CONTENTION,
+    UNKNOWN_LEVEL,
     VERSION_MISMATCH,
 )
-from service.http.bodies import MAX_PAGE, CreateGame, JoinGame, checked_status, convert, decode_json
+from service.http.bodies import (
+    MAX_PAGE,
+    AddBot,
+    CreateGame,
+    JoinGame,
+    checked_status,
+    convert,
+    decode_json,
+)
 from service.http.contract import Token, declare, rule_refusals
 from service.http.dependencies import IdempotencyKey, IfMatch, idempotency, parse_if_match
 from service.http.paging import Cursor, Cursors
@@ -48,7 +64,7 @@ class GamesController(Controller):
     @post(
         "/",
         operation_id="createGame",
-        summary="Create a game; the creator takes seat 0",
+        summary="Create a game, with any bots; the creator takes seat 0 unless a bot sits there",
         status_code=201,
         sync_to_thread=True,
         **declare(
@@ -56,6 +72,7 @@ class GamesController(Controller):
             KEYED,
             PLAYERS_ONLY,
             INVALID_BODY,
+            UNKNOWN_LEVEL,
             rule_refusals(CREATE_REFUSALS.items()),
             body=True,
         ),
@@ -77,6 +94,7 @@ class GamesController(Controller):
             options=create.options,
             client_seed=create.client_seed,
             idempotency=key,
+            bots=[BotRequest(level=bot.level, seat=bot.seat) for bot in create.bots],
         )
 
     @get(
@@ -130,6 +148,36 @@ class GamesController(Controller):
         key = idempotency(idempotency_key, request, data)
         return ledger.commands.join(
             request.user, game_id, client_seed=join.client_seed, idempotency=key
+        )
+
+    @post(
+        "/{game_id:uuid}/bots",
+        operation_id="addBot",
+        summary="Seat a bot (the creator, before the start); the game starts when that fills it",
+        status_code=200,
+        sync_to_thread=True,
+        **declare(
+            Token.REQUIRED,
+            WRITE,
+            INVALID_BODY,
+            UNKNOWN_LEVEL,
+            rule_refusals(BOT_REFUSALS.items()),
+            body=True,
+        ),
+    )
+    def add_bot(
+        self,
+        request: Request[Principal, Any, Any],
+        ledger: NamedDependency[Cardledger],
+        game_id: FromPath[UUID],
+        body: RawBody,
+        idempotency_key: IdempotencyKey,
+    ) -> CommandResult:
+        data = decode_json(body)
+        bot = convert(data, AddBot)
+        key = idempotency(idempotency_key, request, data)
+        return ledger.commands.add_bot(
+            request.user, game_id, BotRequest(level=bot.level, seat=bot.seat), idempotency=key
         )
 
     @post(

@@ -24,8 +24,9 @@ function gameRow(entry) {
   const row = el("tr");
   row.dataset.gameId = entry.game_id;
   row.dataset.status = entry.status;
-  const names = entry.seats.map((s) => s.name + (s.left ? " (left)" : "")).join(", ");
-  const winners = entry.winners ? entry.winners.map((w) => (entry.seats[w] ? entry.seats[w].name : `seat ${w}`)).join(", ") : "";
+  const names = entry.seats.map((s) => s.name + (s.bot ? ` (bot · level ${s.bot.level})` : "") + (s.left ? " (left)" : "")).join(", ");
+  const seated = (w) => entry.seats.find((s) => s.seat === w);
+  const winners = entry.winners ? entry.winners.map((w) => (seated(w) ? seated(w).name : `seat ${w}`)).join(", ") : "";
   const link = el("a", "", entry.status === "active" ? "watch live" : entry.status === "waiting" ? "open" : "replay");
   link.href = `/games/${entry.game_id}/watch`;
   const scores = el("td", "scores", entry.scores ? entry.scores.join(" / ") : "");

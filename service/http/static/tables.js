@@ -15,7 +15,7 @@ function sideCount(others) {
 
 function seatBox(view, seat, ctx, chosen) {
   const variant = view.table ? chosen : {}; // before the deal there is no table to read
-  const info = view.seats[seat];
+  const info = view.seats.find((s) => s.seat === seat); // seats may fill out of order (bots)
   const box = el("div", "seat");
   box.dataset.seat = seat;
   const acting = view.to_act.includes(seat);
@@ -27,6 +27,7 @@ function seatBox(view, seat, ctx, chosen) {
   const name = el("span", "name", info ? info.name : "empty seat");
   name.lang = "";
   const head = el("div", "who", name, el("span", "tag", `seat ${seat}`));
+  if (info && info.bot) head.append(el("span", "badge bot", `bot · level ${info.bot.level}`));
   for (const badge of variant.badges ? variant.badges(view, seat, ctx) : []) head.append(el("span", "badge", badge));
   if (info && info.left) head.append(el("span", "badge gone", "left"));
   if (info && info.voted_cancel && view.status === "active") head.append(el("span", "badge", "votes cancel"));

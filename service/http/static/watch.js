@@ -38,7 +38,8 @@ const state = {
 
 function who(seat) {
   const seats = (state.summary && state.summary.seats) || [];
-  return seats[seat] ? seats[seat].name : `seat ${seat}`;
+  const info = seats.find((s) => s.seat === seat);
+  return info ? info.name : `seat ${seat}`;
 }
 
 function over() {

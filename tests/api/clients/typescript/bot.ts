@@ -53,7 +53,7 @@ function sendable(view: View): Sendable[] {
 async function creation(api: Api, variant: string): Promise<Creation> {
   const { data, error } = await api.GET("/variants");
   const info = data?.find((each) => each.id === variant) ?? fail(`no variant ${variant}`, error);
-  const base = { client_seed: "" };
+  const base = { client_seed: "", bots: [] };
   switch (info.id) {
     case "open-hand":
       return { ...base, variant: info.id, seats: 4, options: info.options };
