@@ -1,4 +1,5 @@
-"""`cardledger bench` sections "engine", "bots" and "growth" in quick mode: well-formed figures only.
+"""`cardledger bench` sections "engine", "bots" and "growth" in quick mode: well-formed figures
+only.
 
 Nothing here times anything or compares numbers: a figure must merely be a finite positive value
 beside a finite positive baseline, with words saying what both are.
