@@ -27,6 +27,7 @@ from domain.fairness import Draw
 from domain.variants import VARIANTS, variant_by_id
 from projections.views import View
 
+SEARCH_LEVEL = 3
 START_MARK = "<!-- duel table -->"
 END_MARK = "<!-- /duel table -->"
 
@@ -147,7 +148,8 @@ def run(args: argparse.Namespace) -> int:
     rows: list[Measured] = []
     for m in chosen:
         began = time.perf_counter()
-        rows.append(measure(m, range(args.first_deal, args.first_deal + args.deals), args.jobs))
+        deals = args.search_deals if m.strong >= SEARCH_LEVEL and args.search_deals else args.deals
+        rows.append(measure(m, range(args.first_deal, args.first_deal + deals), args.jobs))
         print(f"{row(rows[-1])}  ({time.perf_counter() - began:.0f} s)", file=sys.stderr)
     text = table(rows)
     print(text, end="")
@@ -180,6 +182,13 @@ def add_parser(commands: Any) -> None:
         "--seats", type=int, default=0, help="seats at the table (default: 4, or nearest allowed)"
     )
     duel_cmd.add_argument("--deals", type=int, default=200, help="deals (default: %(default)s)")
+    duel_cmd.add_argument(
+        "--search-deals",
+        type=int,
+        default=0,
+        help=f"deals for a strong level of {SEARCH_LEVEL} or more, whose moves cost rollouts"
+        " (default: as --deals)",
+    )
     duel_cmd.add_argument(
         "--first-deal", type=int, default=0, help="the first deal's number (default: %(default)s)"
     )
