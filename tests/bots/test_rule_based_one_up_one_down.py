@@ -58,6 +58,11 @@ def test_every_game_ends_and_every_command_is_listed(seats: int, company: str) -
         assert game.state.status == "finished", (deal, game.state.status)
         outcome = game.state.outcome
         assert outcome is not None and outcome.reason == "complete", deal
+        if company == "level 2":
+            # Bots alone never end by vote (see the bot's module docstring): a game of
+            # theirs ends by a last card, not by going round in circles up to the cap.
+            ended_by = seat_view(game, 0, START).table.ended_by
+            assert ended_by == "last_card", (deal, ended_by)
 
 
 # --- positions --------------------------------------------------------------------------------
