@@ -10,8 +10,10 @@ from collections.abc import Callable, Mapping
 
 from bots.contract import Player
 from bots.rule_based.heartbeat import HeartbeatRuleBased
+from bots.rule_based.one_up_one_down import OneUpOneDownRuleBased
 
 RULE_BASED: Mapping[str, Callable[[], Player]] = {
     "heartbeat": HeartbeatRuleBased,
+    "one-up-one-down": OneUpOneDownRuleBased,
 }
 """Variant id -> its rule-based player."""
