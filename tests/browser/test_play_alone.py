@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import Locator, Page, expect
 
 from domain.choices import nth_pick
-from tests.browser.conftest import screenshot, select
+from tests.browser.conftest import Console, screenshot, select
 
 HUMAN = 0
 NAME = "张伟"
@@ -196,3 +196,34 @@ def test_a_person_plays_a_whole_game_against_bots_from_the_lobby(
     expect(page.locator(".felt .ending")).to_have_attribute("data-end-reason", "complete")
     bot_badges(page, seats, level)
     expect(page.locator("#verdict")).to_have_text("valid")  # the bots' moves re-run as recorded
+
+
+def test_a_refusal_is_said_and_one_name_plays_as_one_player(
+    base: str, http: httpx.Client, page: Page, console: Console
+) -> None:
+    """A name the service refuses is said in words and nothing is created; a second game under
+    the same name in the same tab is played by the same player, and the lobby lists its bots."""
+    console.expect(r"status of 422 .*/players")
+    page.goto(f"{base}/")
+    page.fill("#solo-name", "   ")
+    page.select_option("#solo-variant", "heartbeat")
+    page.click("#solo-start")
+    expect(page.locator("#solo-message")).to_have_text("A name is 1 to 64 printable characters.")
+    expect(page.locator("#solo-start")).to_be_enabled()
+    tokens = []
+    for variant in ("heartbeat", "one-up-one-down"):
+        page.goto(f"{base}/")
+        page.fill("#solo-name", "Ann")
+        page.select_option("#solo-variant", variant)
+        page.click("#solo-start")
+        page.wait_for_url(re.compile(r"/games/[0-9a-f-]{36}/watch$"))
+        expect(page.locator("#whoami")).to_have_text(f"You are Ann, seat {HUMAN}.")
+        tokens.append(page.evaluate("sessionStorage.getItem('cardledger-token')"))
+    assert tokens[0] == tokens[1]
+    game_id = page.url.split("/")[-2]
+    page.goto(f"{base}/")
+    expect(page.locator("#solo-name")).to_have_value("Ann")
+    row = page.locator(f"#games tr[data-game-id='{game_id}'] td.players")
+    levels = next(v for v in http.get("/variants").json() if v["id"] == "one-up-one-down")
+    level = offered_level(levels["bot_levels"])
+    expect(row).to_have_text(f"2/2: Ann, Bot 1 (bot · level {level})")
