@@ -364,7 +364,8 @@ async function send(command) {
   message("Sending…");
   try {
     const result = await postJSON(`/games/${gameId}/commands`, command, state.token);
-    state.me.view = result.view;
+    // Bots answer at once: the stream may have brought views newer than this answer's.
+    if (result.view.version >= state.me.view.version) state.me.view = result.view;
     for (const event of result.events) addEvent(event);
     const receipt = `${result.version}:${result.chain_head}`;
     const check = el("button", "small", "check it");
