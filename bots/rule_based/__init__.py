@@ -11,8 +11,10 @@ from collections.abc import Callable, Mapping
 from bots.contract import Player
 from bots.rule_based.heartbeat import HeartbeatRuleBased
 from bots.rule_based.one_up_one_down import OneUpOneDownRuleBased
+from bots.rule_based.open_hand import OpenHandRuleBased
 
 RULE_BASED: Mapping[str, Callable[[], Player]] = {
+    "open-hand": OpenHandRuleBased,
     "heartbeat": HeartbeatRuleBased,
     "one-up-one-down": OneUpOneDownRuleBased,
 }
