@@ -12,7 +12,7 @@ low. A moon is scored to end the match when that makes it the winner, else subtr
 from __future__ import annotations
 
 from bots.contract import moves, uniform
-from bots.rule_based.cancellation_hearts.judging import danger, pass_choice
+from bots.rule_based.cancellation_hearts.judging import dangers, pass_choice
 from bots.rule_based.cancellation_hearts.reading import Reading, read
 from domain.cards import holds
 from domain.choices import Choice
@@ -53,10 +53,9 @@ class CancellationHeartsRuleBased:
         return PassCards(cards=cards)
 
     def _play(self, reading: Reading, cards: list[str], draw: Draw) -> str:
-        queens = reading.queens_out()
+        danger = dangers(reading.hand, reading.queens_out())
         costs = {
-            card: reading.win_chance(card) * reading.stake(card)
-            - DANGER_WEIGHT * danger(card, reading.hand, queens)
+            card: reading.win_chance(card) * reading.stake(card) - DANGER_WEIGHT * danger[card]
             for card in cards
         }
         least = min(costs.values())

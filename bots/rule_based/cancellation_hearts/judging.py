@@ -23,27 +23,30 @@ SHORT_SUIT_DANGER = 0.5
 LOW_SPADES_HIDE_QUEEN = 5  # with this many spades below the queen, she can wait for a chance
 
 
-def danger(card: str, hand: tuple[str, ...], queens_out: int) -> float:
-    """What holding ``card`` may cost later (in points, roughly)."""
-    suit = SUIT_OF[card]
-    height = RANK_OF[card] / TOP_RANK
-    value = HIGH_CARD_DANGER * height * height
-    if card == QUEEN:
-        low_spades = sum(
-            1 for held in hand if SUIT_OF[held] == "S" and RANK_OF[held] < RANK_OF[QUEEN]
-        )
-        value += QUEEN_DANGER / (2.0 if low_spades >= LOW_SPADES_HIDE_QUEEN else 1.0)
-    elif card in QUEEN_GUARDS and queens_out > 0:
-        value += GUARD_DANGER
-    elif suit == "H":
-        value += HEART_DANGER * (0.5 + height)
-    if Counter(SUIT_OF[held] for held in hand)[suit] <= SHORT_SUIT:
-        value += SHORT_SUIT_DANGER
-    return value
+def dangers(hand: tuple[str, ...], queens_out: int) -> dict[str, float]:
+    """What holding each card of ``hand`` may cost later (in points, roughly)."""
+    suits = Counter(SUIT_OF[held] for held in hand)
+    low_spades = sum(1 for held in hand if SUIT_OF[held] == "S" and RANK_OF[held] < RANK_OF[QUEEN])
+    found: dict[str, float] = {}
+    for card in hand:
+        suit = SUIT_OF[card]
+        height = RANK_OF[card] / TOP_RANK
+        value = HIGH_CARD_DANGER * height * height
+        if card == QUEEN:
+            value += QUEEN_DANGER / (2.0 if low_spades >= LOW_SPADES_HIDE_QUEEN else 1.0)
+        elif card in QUEEN_GUARDS and queens_out > 0:
+            value += GUARD_DANGER
+        elif suit == "H":
+            value += HEART_DANGER * (0.5 + height)
+        if suits[suit] <= SHORT_SUIT:
+            value += SHORT_SUIT_DANGER
+        found[card] = value
+    return found
 
 
 def pass_choice(hand: tuple[str, ...], count: int) -> tuple[str, ...]:
     """The ``count`` most dangerous cards of a fresh hand, as the hand lists them (a queen of
     spades passed is one fewer to fear, so every queen counts as out)."""
-    ranked = sorted(range(len(hand)), key=lambda index: (-danger(hand[index], hand, 2), index))
+    danger = dangers(hand, 2)
+    ranked = sorted(range(len(hand)), key=lambda index: (-danger[hand[index]], index))
     return tuple(hand[index] for index in sorted(ranked[:count]))

@@ -34,6 +34,8 @@ SUIT_CARDS: dict[str, tuple[str, ...]] = {
 PLAYS_HIGHER = 0.6
 PLAYS_TWIN = 0.3
 DUMPS_POINTS = 2.0  # a seat out of the suit led throws points more often than an average card
+DROPS_QUEEN = 0.7  # a seat holding a queen of spades under a higher spade than hers drops her
+QUEEN_RANK = RANK_OF[QUEEN]
 KITTY_POINTS_PER_CARD = ALL_POINTS / DECK_SIZE  # a kitty card is any card: half a point
 
 
@@ -47,6 +49,8 @@ class Reading:
     seen: Counter[str]  # copies the seat sees: its hand, the trick, the last trick, the carry
     unwon: Counter[str]  # of those, the copies no trick has been won with (the last one has)
     unseen: int  # cards the seat cannot see (in other hands, the kitty, or played before)
+    unseen_above: dict[str, int]  # card -> unseen copies of higher cards of its suit
+    unseen_in_suit: dict[str, int]
     later_cards: int  # cards held by the seats still to play to this trick after this seat
     later_seats: int
     points_out: int  # points in the other hands and the untaken kitty
@@ -74,12 +78,7 @@ class Reading:
 
     def overtaken(self, card: str) -> float:
         """The chance a later seat plays a higher card of ``card``'s suit."""
-        higher = sum(
-            self.unseen_copies(other)
-            for other in SUIT_CARDS[SUIT_OF[card]]
-            if RANK_OF[other] > RANK_OF[card]
-        )
-        return 1.0 - (1.0 - PLAYS_HIGHER * self._later_share()) ** higher
+        return 1.0 - (1.0 - PLAYS_HIGHER * self._later_share()) ** self.unseen_above[card]
 
     def cancelled_later(self, card: str) -> float:
         """The chance a later seat plays the twin of ``card`` (cancelling it)."""
@@ -116,18 +115,27 @@ class Reading:
         kitty = (
             self.table.kitty_size * KITTY_POINTS_PER_CARD if self.table.kitty_taker is None else 0.0
         )
-        return on_table + points(self.table.carry) + kitty + self._later_discards(card)
+        return (
+            on_table
+            + points(self.table.carry)
+            + kitty
+            + self._later_discards(card)
+            + self._queen_dropped(card)
+        )
+
+    def _queen_dropped(self, card: str) -> float:
+        """Points of a queen of spades a later seat may drop under ``card`` (a higher spade)."""
+        if SUIT_OF[card] != "S" or (self.led_suit or "S") != "S" or RANK_OF[card] <= QUEEN_RANK:
+            return 0.0
+        return POINTS_OF[QUEEN] * self.queens_out() * self._later_share() * DROPS_QUEEN
 
     def _later_discards(self, card: str) -> float:
         """Points the later seats may throw on, being out of the suit led."""
-        led = self.led_suit or SUIT_OF[card]
-        in_suit = sum(self.unseen_copies(other) for other in SUIT_CARDS[led]) - (
-            1 if self.led_suit is None else 0
-        )
         if self.later_seats == 0 or self.unseen == 0:
             return 0.0
+        in_suit = self.unseen_in_suit[self.led_suit or SUIT_OF[card]]
         each = self.later_cards / self.later_seats
-        void = (1.0 - each / self.unseen) ** max(0, in_suit)
+        void = (1.0 - each / self.unseen) ** in_suit
         return self.later_seats * void * self.mean_points_out() * DUMPS_POINTS
 
 
@@ -145,6 +153,14 @@ def read(view: View) -> Reading:
     last = table.last_trick
     if last is not None and last.winner is not None:  # a winnerless one is in the carry
         seen.update(play.card for play in last.plays)
+    unseen_above: dict[str, int] = {}
+    unseen_in_suit: dict[str, int] = {}
+    for suit, cards in SUIT_CARDS.items():
+        above = 0
+        for card in reversed(cards):  # from the ace down
+            unseen_above[card] = above
+            above += max(0, COPIES - seen[card])
+        unseen_in_suit[suit] = above
     later = _later_seats(view, table, seat)
     others = [
         size
@@ -160,6 +176,8 @@ def read(view: View) -> Reading:
         seen=seen,
         unwon=unwon,
         unseen=DECK_SIZE - sum(seen.values()),
+        unseen_above=unseen_above,
+        unseen_in_suit=unseen_in_suit,
         later_cards=sum(view.hand_sizes[other] for other in later),
         later_seats=len(later),
         points_out=max(0, ALL_POINTS - taken),
