@@ -22,7 +22,7 @@ from domain.variants.cancellation_hearts.messages import ChooseMoon, PassCards
 from domain.variants.cancellation_hearts.view import CancellationHeartsView
 from projections.views import View
 
-DANGER_WEIGHT = 0.5  # how much a point of danger shed now is worth against a point taken now
+DANGER_WEIGHT = 0.05  # how much a point of danger shed now is worth against a point taken now
 NEAR = 1e-9
 
 
