@@ -33,7 +33,7 @@ SUIT_CARDS: dict[str, tuple[str, ...]] = {
 # duck, random players often cannot; measured against both, these do well (see the tests).
 PLAYS_HIGHER = 0.3
 PLAYS_TWIN = 0.3
-DUMPS_POINTS = 2.0  # a seat out of the suit led throws points more often than an average card
+DUMPS_POINTS = 3.0  # a seat out of the suit led throws points more often than an average card
 DROPS_QUEEN = 0.7  # a seat holding a queen of spades under a higher spade than hers drops her
 QUEEN_RANK = RANK_OF[QUEEN]
 KITTY_POINTS_PER_CARD = ALL_POINTS / DECK_SIZE  # a kitty card is any card: half a point
@@ -133,9 +133,12 @@ class Reading:
         """Points the later seats may throw on, being out of the suit led."""
         if self.later_seats == 0 or self.unseen == 0:
             return 0.0
-        in_suit = self.unseen_in_suit[self.led_suit or SUIT_OF[card]]
+        # Of the suit's unseen copies, those still held: as many as held cards are of unseen.
+        held_in_suit = (
+            self.unseen_in_suit[self.led_suit or SUIT_OF[card]] * self.cards_out / self.unseen
+        )
         each = self.later_cards / self.later_seats
-        void = (1.0 - each / self.unseen) ** in_suit
+        void = (1.0 - min(1.0, each / self.cards_out)) ** held_in_suit if self.cards_out else 1.0
         return self.later_seats * void * self.mean_points_out() * DUMPS_POINTS
 
 
