@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 
 from bots.contract import Player
+from bots.rule_based.cancellation_hearts import CancellationHeartsRuleBased
 from bots.rule_based.heartbeat import HeartbeatRuleBased
 from bots.rule_based.one_up_one_down import OneUpOneDownRuleBased
 from bots.rule_based.open_hand import OpenHandRuleBased
@@ -16,6 +17,7 @@ from bots.rule_based.open_hand import OpenHandRuleBased
 RULE_BASED: Mapping[str, Callable[[], Player]] = {
     "open-hand": OpenHandRuleBased,
     "heartbeat": HeartbeatRuleBased,
+    "cancellation-hearts": CancellationHeartsRuleBased,
     "one-up-one-down": OneUpOneDownRuleBased,
 }
 """Variant id -> its rule-based player."""
