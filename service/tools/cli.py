@@ -27,7 +27,7 @@ from service.read_models.models import ReadModels
 from service.settings import Settings, variable_names, variables
 from service.store.listener import PostgresListener
 from service.store.locks import LeaderLock
-from service.tools import bench, load
+from service.tools import bench, duel, load
 from service.tools.http1 import HttpError
 from service.tools.simulate import LoadReport, summary_text, write_results
 from service.tools.supervisor import explain_worker_deaths, worker_timeout
@@ -376,6 +376,7 @@ def build_parser() -> argparse.ArgumentParser:
             [s for s in args.only.split(",") if s], quick=args.quick, output=args.output
         )
     )
+    duel.add_parser(commands)
     return parser
 
 
