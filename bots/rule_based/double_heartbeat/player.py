@@ -20,7 +20,13 @@ from collections.abc import Callable
 
 from bots.contract import moves
 from bots.rule_based.double_heartbeat.candidates import Play, bury, plays
-from bots.rule_based.double_heartbeat.plan import Counts, cost, counts_of, minus, plays_besides_bombs
+from bots.rule_based.double_heartbeat.plan import (
+    Counts,
+    cost,
+    counts_of,
+    minus,
+    plays_besides_bombs,
+)
 from domain.choices import Choice
 from domain.commands import Command
 from domain.fairness import Draw
