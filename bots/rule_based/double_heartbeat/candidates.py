@@ -11,7 +11,8 @@ from collections.abc import Sequence
 
 import msgspec
 
-from bots.rule_based.double_heartbeat.plan import Counts, cost, minus
+from bots.rule_based.double_heartbeat.plan import BONUS_SCALE, Counts, cost, minus
+from domain.cards import rank
 from domain.choices import Choice
 from domain.commands import Command
 from domain.variants.double_heartbeat.combinations import Combination, read
@@ -29,7 +30,7 @@ class Play(msgspec.Struct, frozen=True):
     @property
     def value(self) -> float:
         """The cost of the hand after the play, less the bonus the play scores at once."""
-        return self.after - self.combination.bonus / 5.0
+        return self.after - self.combination.bonus / BONUS_SCALE
 
 
 def plays(entries: Sequence[Command | Choice], counts: Counts) -> list[Play]:
@@ -64,7 +65,8 @@ def _with_wings(form: Choice, counts: Counts) -> PlayCombination:
     options = list(form.options)
     chosen: list[tuple[str, ...]] = []
     for _ in range(form.min):
-        best = min(options, key=lambda pair: cost(minus(left, pair)))
+        by_rank = {rank(pair[0]): pair for pair in options}  # pairs of one rank cost alike
+        best = min(by_rank.values(), key=lambda pair: cost(minus(left, pair)))
         options.remove(best)
         chosen.append(best)
         left = minus(left, best)

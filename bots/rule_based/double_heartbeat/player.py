@@ -38,9 +38,12 @@ DANGER = 3
 """An opponent holding this many cards or fewer may go out on their next play."""
 RISKY_LEAD = 2.0
 """The extra cost of leading a combination no larger than a dangerous opponent's hand."""
-URGENT_SLACK = 1.0
-"""How much dearer a follow may leave the hand when an opponent is about to go out."""
+FOLLOW_SLACK = 0.75
+"""How much dearer a follow may leave the hand: winning the lead is worth breaking a pair."""
+URGENT_SLACK = 1.5
+"""How much dearer it may leave the hand when an opponent is about to go out."""
 RUN_OUT = 2
+ALLY = "any"
 """A bomb is worth the lead when the hand needs at most this many other plays after it."""
 
 
@@ -66,6 +69,17 @@ class DoubleHeartbeatRuleBased:
             return _lead(options, threat, draw).command
         if table.allies[seat] == table.top.seat:
             return PassTurn()
+        top = table.top
+        copies = [
+            p
+            for p in options
+            if (p.combination.kind, p.combination.count, p.combination.rank)
+            == (top.combination, top.count, top.rank)
+        ]
+        if ALLY == "never":
+            options = [p for p in options if p not in copies]
+        elif ALLY == "always" and copies:
+            return copies[0].command
         return _follow(options, counts, threat, draw)
 
 
@@ -95,7 +109,7 @@ def _follow(options: list[Play], counts: Counts, threat: int | None, draw: Draw)
     ordinary = [play for play in options if not play.combination.is_bomb]
     if ordinary:
         play = _best(ordinary, lambda p: p.value, draw)
-        if play.value < before or (urgent and play.value <= before + URGENT_SLACK):
+        if play.value <= before + (URGENT_SLACK if urgent else FOLLOW_SLACK):
             return play.command
     bombs = [play for play in options if play.combination.is_bomb]
     if bombs:
