@@ -14,6 +14,8 @@ import pytest
 from bots.contract import Player, Random, bot_draw
 from bots.duel import duel
 from bots.rule_based.double_heartbeat import DoubleHeartbeatRuleBased
+from bots.rule_based.double_heartbeat.plan import counts_of, plays_besides_bombs
+from bots.rule_based.double_heartbeat.tracking import beatable, unseen
 from bots.table import bot_seed, new_game, play_out
 from domain.aggregate import GameAggregate
 from domain.cards import CLIMBING_ORDER, rank
@@ -233,12 +235,13 @@ def test_it_bombs_an_opponent_about_to_go_out() -> None:
 
 
 def test_it_keeps_its_bombs_while_nobody_is_close_to_going_out() -> None:
+    """The hand needs several plays besides its bombs: the lead a bomb wins would not end it."""
     view = position(
         4,
         lambda v, t: (
             facing(v, t)
             and min(opponents_sizes(v, t)) >= 10
-            and len(v.hand or ()) >= 10
+            and plays_besides_bombs(counts_of(v.hand or ())) >= 4
             and only_bombs_beat(v)
         ),
     )
@@ -271,3 +274,33 @@ def test_it_leads_no_single_while_an_opponent_holds_one_card() -> None:
 def test_level_2_beats_the_random_level_clearly() -> None:
     result = duel(VARIANT, 3, LEVEL_2, Random(), range(4))
     assert result.low > 0.5, result
+
+
+def sure_and_last(view: View, play: PlayCombination) -> bool:
+    """``play`` cannot be beaten by unseen cards (bombs aside) and leaves one combination."""
+    table: DoubleHeartbeatView = view.table
+    hand = view.hand or ()
+    out = unseen((*hand, *table.discards, *(table.buried or ())))
+    left = Counter(hand) - Counter(play.cards)
+    combination = read(play.cards, play.combination)
+    return (
+        not combination.is_bomb
+        and not beatable(combination, out)
+        and plays_besides_bombs(counts_of(left.elements())) == 1
+    )
+
+
+def test_with_a_sure_winner_and_one_more_combination_it_cashes_the_winner_first() -> None:
+    def wanted(v: View, t: DoubleHeartbeatView) -> bool:
+        return (
+            v.seat == 0
+            and t.top is None
+            and t.phase == "play"
+            and any(sure_and_last(v, play) for play in plays_in(v))
+            and not all(sure_and_last(v, play) for play in plays_in(v))
+        )
+
+    view = position(4, wanted)
+    command = decide(view)
+    assert isinstance(command, PlayCombination)
+    assert sure_and_last(view, command)

@@ -8,6 +8,7 @@ the dealer buries the cards whose loss makes the hand cheapest to shed.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
 import msgspec
 
@@ -15,7 +16,7 @@ from bots.rule_based.double_heartbeat.plan import BONUS_SCALE, Counts, cost, min
 from domain.cards import rank
 from domain.choices import Choice
 from domain.commands import Command
-from domain.variants.double_heartbeat.combinations import Combination, read
+from domain.variants.double_heartbeat.combinations import Combination, Kind, read
 from domain.variants.double_heartbeat.messages import BuryCards, PlayCombination
 
 
@@ -50,12 +51,18 @@ def plays(entries: Sequence[Command | Choice], counts: Counts) -> list[Play]:
         found.append(
             Play(
                 command=command,
-                combination=read(command.cards, command.combination),
+                combination=_reading(tuple(command.cards), command.combination),
                 after=cost(left),
                 empties=len(command.cards) == held,
             )
         )
     return found
+
+
+@lru_cache(maxsize=1 << 14)
+def _reading(cards: tuple[str, ...], kind: Kind | None) -> Combination:
+    """What a listed play reads as (the same plays come back turn after turn)."""
+    return read(cards, kind)
 
 
 def _with_wings(form: Choice, counts: Counts) -> PlayCombination:
@@ -81,7 +88,10 @@ def bury(form: Choice, counts: Counts) -> BuryCards:
     buried: list[str] = []
     current = cost(counts)
     while len(buried) < form.max and options:
-        card = min(options, key=lambda option: cost(minus(counts, [option])))
+        by_rank: dict[str, str] = {}
+        for option in options:  # the lowest card of each rank stands for the rank
+            by_rank.setdefault(rank(option), option)
+        card = min(by_rank.values(), key=lambda option: cost(minus(counts, [option])))
         after = cost(minus(counts, [card]))
         if after > current:
             break

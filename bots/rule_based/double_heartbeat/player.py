@@ -1,17 +1,20 @@
-"""Level 2 of Double Heartbeat: lead the weakest combination of the plan, follow when it
-sheds a combination without spoiling the rest, keep bombs for when the lead matters.
+"""Level 2 of Double Heartbeat: lead the weakest combination of the plan, follow whenever it
+wins the lead cheaply, keep bombs for when the lead matters.
 
 Every decision weighs the legal plays by the cost of the hand they leave (``plan.cost``, less
 the bonus a bomb scores at once):
 
 - The dealer buries the cards the hand is best without.
 - A play that empties the hand is always made.
-- Leading: the play leaving the cheapest hand (so the weakest combination of the plan, bombs
-  kept back), avoiding a lead that an opponent about to go out could match.
-- Following: pass over an ally. Else the cheapest play that beats the top, if it leaves the
-  hand cheaper than before (or not much dearer when an opponent is about to go out); else the
-  smallest bomb when an opponent is about to go out or when the lead it wins lets the rest of
-  the hand go out; else pass.
+- Leading: when one sure winner (no unseen cards can beat it, bombs aside) leaves a single
+  combination besides bombs, that winner first; else the play leaving the cheapest hand (the
+  weakest combination of the plan, bombs kept back), avoiding a lead that an opponent about to
+  go out could match.
+- Following: pass over an ally. Else the cheapest play that is not a bomb, if the hand it
+  leaves is at most a little dearer (winning the lead is worth breaking a pair; more so when an
+  opponent is about to go out); else the smallest bomb when an opponent is about to go out or
+  when the lead it wins lets the rest of the hand go out; else pass. Copying a fresh lead (which
+  makes its player an ally) is weighed like any other play.
 """
 
 from __future__ import annotations
@@ -21,12 +24,14 @@ from collections.abc import Callable
 from bots.contract import moves
 from bots.rule_based.double_heartbeat.candidates import Play, bury, plays
 from bots.rule_based.double_heartbeat.plan import (
+    WEAKNESS,
     Counts,
     cost,
     counts_of,
     minus,
     plays_besides_bombs,
 )
+from bots.rule_based.double_heartbeat.tracking import beatable, unseen
 from domain.choices import Choice
 from domain.commands import Command
 from domain.fairness import Draw
@@ -43,8 +48,9 @@ FOLLOW_SLACK = 0.75
 URGENT_SLACK = 1.5
 """How much dearer it may leave the hand when an opponent is about to go out."""
 RUN_OUT = 2
-ALLY = "any"
 """A bomb is worth the lead when the hand needs at most this many other plays after it."""
+LAST_PLAY = 1 + WEAKNESS
+"""The most a hand of one combination besides bombs can cost."""
 
 
 class DoubleHeartbeatRuleBased:
@@ -66,20 +72,10 @@ class DoubleHeartbeatRuleBased:
             return _best(going_out, lambda play: play.value, draw).command
         threat = _threat(view, table, seat)
         if table.top is None:
-            return _lead(options, threat, draw).command
+            out = unseen((*view.hand, *table.discards, *(table.buried or ())))
+            return _lead(options, counts, out, threat, draw).command
         if table.allies[seat] == table.top.seat:
             return PassTurn()
-        top = table.top
-        copies = [
-            p
-            for p in options
-            if (p.combination.kind, p.combination.count, p.combination.rank)
-            == (top.combination, top.count, top.rank)
-        ]
-        if ALLY == "never":
-            options = [p for p in options if p not in copies]
-        elif ALLY == "always" and copies:
-            return copies[0].command
         return _follow(options, counts, threat, draw)
 
 
@@ -94,7 +90,18 @@ def _threat(view: View, table: DoubleHeartbeatView, seat: int) -> int | None:
     return min(sizes, default=None)
 
 
-def _lead(options: list[Play], threat: int | None, draw: Draw) -> Play:
+def _lead(options: list[Play], counts: Counts, out: Counts, threat: int | None, draw: Draw) -> Play:
+    cashing = [
+        play
+        for play in options
+        if play.after <= LAST_PLAY  # cheap and necessary: bombs only lower the cost
+        and not play.combination.is_bomb
+        and not beatable(play.combination, out)
+        and plays_besides_bombs(minus(counts, play.command.cards)) <= 1
+    ]
+    if cashing:
+        return _best(cashing, lambda play: play.value, draw)
+
     def badness(play: Play) -> float:
         combination = play.combination
         risky = threat is not None and threat <= DANGER and combination.count <= threat

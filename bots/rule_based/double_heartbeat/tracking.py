@@ -53,6 +53,4 @@ def beatable(combination: Combination, out: Counts) -> bool:
     higher = [index for index in _climbing_ranks_above(combination.top) if out[index] >= needed]
     if kind != "triple_pair":
         return bool(higher)
-    return any(
-        out[other] >= 2 for index in higher for other in range(RANK_COUNT) if other != index
-    )
+    return any(out[other] >= 2 for index in higher for other in range(RANK_COUNT) if other != index)
