@@ -14,7 +14,7 @@ import pytest
 from bots.contract import Player, Random, bot_draw
 from bots.duel import duel
 from bots.rule_based.double_heartbeat import DoubleHeartbeatRuleBased
-from bots.rule_based.double_heartbeat.plan import counts_of, plays_besides_bombs
+from bots.rule_based.double_heartbeat.plan import cost, counts_of, plays_besides_bombs
 from bots.rule_based.double_heartbeat.tracking import beatable, unseen
 from bots.table import bot_seed, new_game, play_out
 from domain.aggregate import GameAggregate
@@ -70,7 +70,7 @@ def check_covered(game: GameAggregate, seat: int, view: View, command: Command) 
 @pytest.mark.parametrize("seats", [3, 4, 6])
 def test_level_2_finishes_every_game_without_a_refused_command(seats: int) -> None:
     for deal in range(GAMES):
-        options = OPTION_SETS[deal % len(OPTION_SETS)]
+        options = OPTION_SETS[deal // 2 % len(OPTION_SETS)]
         mixed = deal % 2 == 1
         players: list[Player] = [
             Random() if mixed and (seat + deal) % 3 == 0 else LEVEL_2 for seat in range(seats)
@@ -79,6 +79,39 @@ def test_level_2_finishes_every_game_without_a_refused_command(seats: int) -> No
         play_out(game, players, seeds(deal, seats), watch=check_covered)
         assert game.state.status == "finished", (deal, game.state.status)
         assert game.state.outcome is not None and game.state.outcome.reason == "complete"
+
+
+# --- the plan: what a hand costs and what the unseen cards could beat ---------------------------
+
+
+@pytest.mark.parametrize(
+    ("cards", "plays"),
+    [
+        ("3S 4H 5D 6C 7S", 1),  # a straight
+        ("3S 3H 4D 4C 5S 5H", 1),  # consecutive pairs
+        ("3S 3H 3D 4C 4S 4H 9S 9H QD QC", 1),  # an airplane with two pairs as wings
+        ("3S 3H 3D 9S 9H KD", 2),  # a triple with a pair, and a single
+        ("3S 5H 7D 9C JS", 5),  # no run: five singles
+    ],
+)
+def test_the_plan_counts_the_plays_a_hand_needs(cards: str, plays: int) -> None:
+    assert plays_besides_bombs(counts_of(cards.split())) == plays
+
+
+def test_a_held_bomb_costs_less_than_nothing_and_more_cards_of_it_less_still() -> None:
+    four = cost(counts_of(["7S", "7H", "7D", "7C"]))
+    five = cost(counts_of(["7S", "7H", "7D", "7C", "7S"]))
+    assert five < four < 0 < cost(counts_of(["7S", "7H", "7D"]))
+
+
+def test_a_play_is_beatable_while_unseen_cards_could_top_it() -> None:
+    ace = read(["AS"])
+    twos_seen = unseen(["2S", "2S", "2H", "2H", "2D", "2D", "2C", "2C"])
+    assert beatable(ace, unseen([]))
+    assert not beatable(ace, twos_seen)
+    assert beatable(read(["KS", "KH"]), twos_seen), "a pair of aces is still out"
+    top_straight = read(["10S", "JH", "QD", "KC", "AS"])
+    assert not beatable(top_straight, unseen([]))
 
 
 # --- rule scenarios: seeded games played until a position arises --------------------------------
