@@ -6,7 +6,8 @@ while a bomb wins its own trick and its bonus is still to be scored, so it costs
 nothing. The split is searched exactly over the rank counts, suits aside: bombs first (every
 card of a rank of four or more, one bomb, since the bonus grows with its size), then every
 choice of sequences by their lowest rank, then what is left as singles, pairs and triples, each
-triple (and each airplane triple) taking one of the weakest pairs as its wings.
+triple (and each airplane triple) taking a pair as its wings, which saves most of that pair's
+cost (the weakest pairs would ride).
 
 Sequences are planned with the ace high only: an ace-low run spends a top single on the lowest
 sequence there is. The cost reads ranks only, so it is cached by rank counts.
@@ -61,7 +62,7 @@ def bomb_worth(size: int) -> float:
     return -BOMB_BONUS[min(size, 8)] / BONUS_SCALE
 
 
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=1 << 14)
 def cost(counts: Counts) -> float:
     """The cost of shedding a hand with these rank counts (lower is better)."""
     bombs = sum(bomb_worth(held) for held in counts if held >= 4)
@@ -93,7 +94,7 @@ _RUN_COST = {
 }
 
 
-@lru_cache(maxsize=1 << 18)
+@lru_cache(maxsize=1 << 15)  # about 10 MB when full; a decision needs a few thousand states
 def _split(tail: Counts, unwinged: int, weighed: bool) -> float:
     """Least cost of the highest ``len(tail)`` ranks (counts below four), no run reaching
     below them. ``unwinged`` is the pairs below them less the triples (and airplane triples)
