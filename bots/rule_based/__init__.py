@@ -10,6 +10,7 @@ from collections.abc import Callable, Mapping
 
 from bots.contract import Player
 from bots.rule_based.cancellation_hearts import CancellationHeartsRuleBased
+from bots.rule_based.double_heartbeat import DoubleHeartbeatRuleBased
 from bots.rule_based.heartbeat import HeartbeatRuleBased
 from bots.rule_based.one_up_one_down import OneUpOneDownRuleBased
 from bots.rule_based.open_hand import OpenHandRuleBased
@@ -19,5 +20,6 @@ RULE_BASED: Mapping[str, Callable[[], Player]] = {
     "heartbeat": HeartbeatRuleBased,
     "cancellation-hearts": CancellationHeartsRuleBased,
     "one-up-one-down": OneUpOneDownRuleBased,
+    "double-heartbeat": DoubleHeartbeatRuleBased,
 }
 """Variant id -> its rule-based player."""
