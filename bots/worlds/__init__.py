@@ -56,7 +56,12 @@ def deal(pool: list[str], sizes: Mapping[int, int], draw: Draw) -> dict[int, tup
 
 def worlds() -> Mapping[str, Callable[[], World]]:
     """Variant id -> its sampler (imported here, after ``bots.search``, which they use)."""
+    from bots.worlds.cancellation_hearts import CancellationHeartsWorld
     from bots.worlds.heartbeat import HeartbeatWorld
     from bots.worlds.open_hand import OpenHandWorld
 
-    return {"open-hand": OpenHandWorld, "heartbeat": HeartbeatWorld}
+    return {
+        "open-hand": OpenHandWorld,
+        "heartbeat": HeartbeatWorld,
+        "cancellation-hearts": CancellationHeartsWorld,
+    }
