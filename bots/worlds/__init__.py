@@ -56,6 +56,7 @@ def deal(pool: list[str], sizes: Mapping[int, int], draw: Draw) -> dict[int, tup
 
 def worlds() -> Mapping[str, Callable[[], World]]:
     """Variant id -> its sampler (imported here, after ``bots.search``, which they use)."""
+    from bots.worlds.cancellation_hearts import CancellationHeartsWorld
     from bots.worlds.double_heartbeat import DoubleHeartbeatWorld
     from bots.worlds.heartbeat import HeartbeatWorld
     from bots.worlds.open_hand import OpenHandWorld
@@ -64,4 +65,5 @@ def worlds() -> Mapping[str, Callable[[], World]]:
         "open-hand": OpenHandWorld,
         "heartbeat": HeartbeatWorld,
         "double-heartbeat": DoubleHeartbeatWorld,
+        "cancellation-hearts": CancellationHeartsWorld,
     }

@@ -19,6 +19,7 @@ from domain.variants import VARIANTS
 from projections.views import View, view
 
 GAMES = int(os.environ.get("CARDLEDGER_BOT_GAMES", "40")) // 2
+COPIES = {"cancellation-hearts": 2}  # variants played with more than one deck
 SAME = ("hand", "hand_sizes", "to_act", "legal_commands", "choice_forms", "scores", "table")
 OPTIONS: dict[str, list[dict[str, Any]]] = {
     "open-hand": [{}, {"first_leader": "high_card"}],
@@ -28,6 +29,7 @@ OPTIONS: dict[str, list[dict[str, Any]]] = {
         {"dealer_exchange": "none", "hands": 1},
         {"betrayal": "forbidden", "hands": 1},
     ],
+    "cancellation-hearts": [{"target": 50}, {"target": 50, "moon": "add"}],
 }
 COPIES: dict[str, int] = {"double-heartbeat": 2}
 """How often a card is in the deck, where it is more than once."""
@@ -63,7 +65,8 @@ def test_a_world_seen_from_the_seat_is_the_seats_own_view(variant: str) -> None:
 
     rules = VARIANTS[variant]
     for deal in range(GAMES):
-        seats = (rules.min_seats, rules.max_seats, 3)[deal % 3]
+        between = min(rules.min_seats + 1, rules.max_seats)
+        seats = (rules.min_seats, rules.max_seats, between)[deal % 3]
         options = OPTIONS[variant][deal % len(OPTIONS[variant])]
         game = new_game(variant, seats, deal, options)
         seeds = [bot_seed(variant, deal, seat) for seat in range(seats)]

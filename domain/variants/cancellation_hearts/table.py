@@ -35,6 +35,13 @@ class TrickSummary(msgspec.Struct, frozen=True, kw_only=True):
     points: int
 
 
+class SentPass(msgspec.Struct, frozen=True, kw_only=True):
+    """A seat's pass as delivered: to whom, and which cards (seen by the passer only)."""
+
+    to: int
+    cards: tuple[str, ...]
+
+
 class CancellationHeartsTable(msgspec.Struct, frozen=True, kw_only=True):
     options: CancellationHeartsOptions
     seat_count: int
@@ -47,6 +54,7 @@ class CancellationHeartsTable(msgspec.Struct, frozen=True, kw_only=True):
     hands: tuple[tuple[str, ...], ...] = ()
     passes: tuple[tuple[str, ...] | None, ...] = ()  # committed, not yet delivered
     received: tuple[tuple[str, ...], ...] = ()
+    sent: tuple[SentPass | None, ...] = ()  # delivered, by passer (None: took no part)
     kitty: tuple[str, ...] = ()  # not yet taken
     kitty_taker: int | None = None
     kitty_taken: tuple[str, ...] = ()
@@ -57,6 +65,7 @@ class CancellationHeartsTable(msgspec.Struct, frozen=True, kw_only=True):
     broken: bool = False
     trick_points: tuple[int, ...] = ()  # from tricks only: public
     last_trick: TrickSummary | None = None
+    hand_tricks: tuple[TrickSummary, ...] = ()  # every trick resolved this hand: public
     moon_seat: int | None = None
 
     def at_table(self, seat: int) -> bool:
@@ -125,6 +134,7 @@ def evolve(table: Table, event: Event) -> Table:
                 table,
                 hands=dealt,
                 received=received,
+                sent=_sent(event.senders, received),
                 passes=(None,) * table.seat_count,
                 phase="playing",
             )
@@ -157,6 +167,7 @@ def _dealt(table: Table, event: HandDealt) -> Table:
         hands=tuple(secret.unwrap() for secret in event.hands),
         passes=(None,) * count,
         received=((),) * count,
+        sent=(),
         kitty=event.rest.unwrap(),
         kitty_taker=None,
         kitty_taken=(),
@@ -167,8 +178,20 @@ def _dealt(table: Table, event: HandDealt) -> Table:
         broken=False,
         trick_points=(0,) * count,
         last_trick=None,
+        hand_tricks=(),
         moon_seat=None,
     )
+
+
+def _sent(
+    senders: tuple[int | None, ...], received: tuple[tuple[str, ...], ...]
+) -> tuple[SentPass | None, ...]:
+    """Each passer's pass, found from its receiver's side of the delivery."""
+    sent: list[SentPass | None] = [None] * len(senders)
+    for receiver, sender in enumerate(senders):
+        if sender is not None:
+            sent[sender] = SentPass(to=receiver, cards=received[receiver])
+    return tuple(sent)
 
 
 def _passed(table: Table, event: CardsPassed) -> Table:
@@ -208,6 +231,7 @@ def _trick_resolved(table: Table, event: TrickResolved) -> Table:
             carry=event.carried,
             leader=event.leader,
             last_trick=summary,
+            hand_tricks=(*table.hand_tricks, summary),
         )
     trick_points = list(table.trick_points)
     trick_points[event.winner] += event.points
@@ -226,6 +250,7 @@ def _trick_resolved(table: Table, event: TrickResolved) -> Table:
         leader=event.winner,
         trick_points=tuple(trick_points),
         last_trick=summary,
+        hand_tricks=(*table.hand_tricks, summary),
         **changes,
     )
 
