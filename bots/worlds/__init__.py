@@ -57,6 +57,11 @@ def deal(pool: list[str], sizes: Mapping[int, int], draw: Draw) -> dict[int, tup
 def worlds() -> Mapping[str, Callable[[], World]]:
     """Variant id -> its sampler (imported here, after ``bots.search``, which they use)."""
     from bots.worlds.heartbeat import HeartbeatWorld
+    from bots.worlds.one_up_one_down import OneUpOneDownWorld
     from bots.worlds.open_hand import OpenHandWorld
 
-    return {"open-hand": OpenHandWorld, "heartbeat": HeartbeatWorld}
+    return {
+        "open-hand": OpenHandWorld,
+        "heartbeat": HeartbeatWorld,
+        "one-up-one-down": OneUpOneDownWorld,
+    }

@@ -23,6 +23,7 @@ SAME = ("hand", "hand_sizes", "to_act", "legal_commands", "choice_forms", "score
 OPTIONS: dict[str, list[dict[str, Any]]] = {
     "open-hand": [{}, {"first_leader": "high_card"}],
     "heartbeat": [{}, {"reveal_shows": "rank", "tempo_deck": 8}, {"jokers": "removed"}],
+    "one-up-one-down": [{}, {"max_plays": 60, "challenge_seconds": 0}],
 }
 
 
