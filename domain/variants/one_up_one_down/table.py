@@ -212,19 +212,25 @@ def _answered(table: OneUpOneDownTable, answers: tuple[Answer, ...]) -> OneUpOne
 
 def _seen_played(table: OneUpOneDownTable, card: str) -> OneUpOneDownTable:
     """``card`` is in sight on the pile: no longer known to be in anybody's hand."""
-    if not any(card in cards for cards in table.taken) and not any(
-        card in cards for row in table.slipped for cards in row
-    ):
+    taken = _dropped(table.taken, card)
+    slipped = table.slipped
+    for seat, row in enumerate(table.slipped):
+        dropped = _dropped(row, card)
+        if dropped is not row:
+            slipped = (*slipped[:seat], dropped, *slipped[seat + 1 :])
+    if taken is table.taken and slipped is table.slipped:
         return table
-    return msgspec.structs.replace(
-        table,
-        taken=tuple(_dropped(cards, card) for cards in table.taken),
-        slipped=tuple(tuple(_dropped(cards, card) for cards in row) for row in table.slipped),
-    )
+    return msgspec.structs.replace(table, taken=taken, slipped=slipped)
 
 
-def _dropped(cards: tuple[str, ...], card: str) -> tuple[str, ...]:
-    return tuple(held for held in cards if held != card) if card in cards else cards
+def _dropped(lists: tuple[tuple[str, ...], ...], card: str) -> tuple[tuple[str, ...], ...]:
+    """``lists`` without ``card``, the same tuple if it holds none (a seat lists a card under one
+    holder at most: it is listed going out of sight, and struck when seen)."""
+    for index, cards in enumerate(lists):
+        if card in cards:
+            kept = tuple(held for held in cards if held != card)
+            return (*lists[:index], kept, *lists[index + 1 :])
+    return lists
 
 
 def _collected(table: OneUpOneDownTable, taker: int) -> OneUpOneDownTable:
