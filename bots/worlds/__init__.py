@@ -59,6 +59,7 @@ def worlds() -> Mapping[str, Callable[[], World]]:
     from bots.worlds.cancellation_hearts import CancellationHeartsWorld
     from bots.worlds.double_heartbeat import DoubleHeartbeatWorld
     from bots.worlds.heartbeat import HeartbeatWorld
+    from bots.worlds.one_up_one_down import OneUpOneDownWorld
     from bots.worlds.open_hand import OpenHandWorld
 
     return {
@@ -66,4 +67,5 @@ def worlds() -> Mapping[str, Callable[[], World]]:
         "heartbeat": HeartbeatWorld,
         "double-heartbeat": DoubleHeartbeatWorld,
         "cancellation-hearts": CancellationHeartsWorld,
+        "one-up-one-down": OneUpOneDownWorld,
     }

@@ -30,6 +30,7 @@ OPTIONS: dict[str, list[dict[str, Any]]] = {
         {"betrayal": "forbidden", "hands": 1},
     ],
     "cancellation-hearts": [{"target": 50}, {"target": 50, "moon": "add"}],
+    "one-up-one-down": [{}, {"max_plays": 60, "challenge_seconds": 0}],
 }
 COPIES: dict[str, int] = {"double-heartbeat": 2}
 """How often a card is in the deck, where it is more than once."""

@@ -99,6 +99,13 @@ class OneUpOneDownTable(msgspec.Struct, frozen=True, kw_only=True):
     draws: tuple[tuple[HighCardDraw, ...], ...] = ()
     winners: tuple[int, ...] | None = None
     ended_by: EndedBy | None = None
+    # What the seats have seen go into the others' hands and not seen leave since (a played
+    # card is seen to leave; one played face down and never turned up is not): ``taken`` per
+    # seat, the face-up and turned-up cards of the piles it collected (seen by all);
+    # ``slipped`` per seat, per holder, the seat's own face-down cards that holder collected
+    # unturned (seen by that seat alone).
+    taken: tuple[tuple[str, ...], ...] = ()
+    slipped: tuple[tuple[tuple[str, ...], ...], ...] = ()
 
     @property
     def over(self) -> bool:
@@ -168,6 +175,8 @@ def setup(options: OneUpOneDownOptions, seat_count: int) -> OneUpOneDownTable:
         hands=((),) * seat_count,
         left=(False,) * seat_count,
         votes=(False,) * seat_count,
+        taken=((),) * seat_count,
+        slipped=(((),) * seat_count,) * seat_count,
     )
 
 
@@ -201,6 +210,47 @@ def _answered(table: OneUpOneDownTable, answers: tuple[Answer, ...]) -> OneUpOne
     return msgspec.structs.replace(table, window=window)
 
 
+def _seen_played(table: OneUpOneDownTable, card: str) -> OneUpOneDownTable:
+    """``card`` is in sight on the pile: no longer known to be in anybody's hand."""
+    taken = _dropped(table.taken, card)
+    slipped = table.slipped
+    for seat, row in enumerate(table.slipped):
+        dropped = _dropped(row, card)
+        if dropped is not row:
+            slipped = (*slipped[:seat], dropped, *slipped[seat + 1 :])
+    if taken is table.taken and slipped is table.slipped:
+        return table
+    return msgspec.structs.replace(table, taken=taken, slipped=slipped)
+
+
+def _dropped(lists: tuple[tuple[str, ...], ...], card: str) -> tuple[tuple[str, ...], ...]:
+    """``lists`` without ``card``, the same tuple if it holds none (a seat lists a card under one
+    holder at most: it is listed going out of sight, and struck when seen)."""
+    for index, cards in enumerate(lists):
+        if card in cards:
+            kept = tuple(held for held in cards if held != card)
+            return (*lists[:index], kept, *lists[index + 1 :])
+    return lists
+
+
+def _collected(table: OneUpOneDownTable, taker: int) -> OneUpOneDownTable:
+    """What the seats see of ``taker`` collecting the pile: everybody its shown cards, each seat
+    its own unturned cards going to the taker, and the taker every card (its own lists of its
+    cards held elsewhere drop those it now holds)."""
+    shown = [c.card for c in table.pile if not c.face_down or c.revealed]
+    taken = list(table.taken)
+    taken[taker] = (*taken[taker], *shown)
+    slipped = [list(row) for row in table.slipped]
+    for card in table.pile:
+        if card.face_down and not card.revealed and card.seat != taker:
+            slipped[card.seat][taker] = (*slipped[card.seat][taker], card.card)
+    pile_cards = {c.card for c in table.pile}
+    slipped[taker] = [tuple(c for c in cards if c not in pile_cards) for cards in slipped[taker]]
+    return msgspec.structs.replace(
+        table, taken=tuple(taken), slipped=tuple(tuple(row) for row in slipped)
+    )
+
+
 def evolve(table: OneUpOneDownTable, event: Event) -> OneUpOneDownTable:
     replace = msgspec.structs.replace
     match event:
@@ -211,7 +261,7 @@ def evolve(table: OneUpOneDownTable, event: Event) -> OneUpOneDownTable:
             return replace(table, turn=event.seat, draws=event.rounds)
         case CardPlayed():
             face_up = PileCard(seat=event.seat, card=event.card, face_down=False)
-            table = _played(table, event.seat, face_up)
+            table = _played(_seen_played(table, event.card), event.seat, face_up)
             return replace(
                 table,
                 target=rank(event.card),
@@ -249,11 +299,12 @@ def evolve(table: OneUpOneDownTable, event: Event) -> OneUpOneDownTable:
             )
         case ChallengeResolved():
             last = replace(table.pile[-1], revealed=True)
+            table = _seen_played(table, event.card)
             return replace(table, window=None, pile=(*table.pile[:-1], last))
         case PileCollected():
             hand = (*table.hands[event.seat], *(card.card for card in table.pile))
             return replace(
-                table,
+                _collected(table, event.seat),
                 hands=_with_hand(table, event.seat, hand),
                 pile=(),
                 target=LOWEST,

@@ -6,7 +6,7 @@ from datetime import datetime
 
 import msgspec
 
-from domain.perspective import hidden
+from domain.perspective import hidden, own
 from domain.variants.one_up_one_down.messages import (
     EndedBy,
     Facing,
@@ -52,6 +52,12 @@ class OneUpOneDownView(msgspec.Struct, frozen=True, kw_only=True):
     first_player_draws: tuple[tuple[HighCardDraw, ...], ...]
     ended_by: EndedBy | None
     options: OneUpOneDownOptions
+    taken: tuple[tuple[str, ...], ...]
+    """Per seat: the face-up and turned-up cards of the piles it collected that nobody has seen
+    played since (one it played face down, never turned up, is still listed)."""
+    slipped: tuple[tuple[str, ...], ...] | None
+    """Per seat: the viewer's own face-down cards, never turned up, that it collected with a
+    pile and nobody has seen played since (a spectator: null)."""
 
 
 def _pile_card(card: PileCard) -> PileCardView:
@@ -95,4 +101,6 @@ def table_view(table: OneUpOneDownTable) -> OneUpOneDownView:
         first_player_draws=table.draws,
         ended_by=table.ended_by,
         options=table.options,
+        taken=table.taken,
+        slipped=own(table.slipped),
     )
