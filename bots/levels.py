@@ -31,7 +31,7 @@ class Budget(msgspec.Struct, frozen=True):
 SEARCH_BUDGETS: Mapping[str, Budget] = {
     "open-hand": Budget(rollouts=16, horizon=64),  # a whole game: 5 tricks of up to 8 cards
     "heartbeat": Budget(rollouts=16, horizon=64),  # a whole game: 3 rounds of up to 6 choices
-    "double-heartbeat": Budget(rollouts=16, horizon=8),  # a hand is ~130 moves: cut short
+    "double-heartbeat": Budget(rollouts=12, horizon=8),  # a hand is ~130 moves: cut short
     "cancellation-hearts": Budget(rollouts=8, horizon=24),  # cut: hands of ~100 moves
     "one-up-one-down": Budget(rollouts=16, horizon=8),  # cut: a game runs to hundreds of moves
 }
