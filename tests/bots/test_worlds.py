@@ -19,7 +19,6 @@ from domain.variants import VARIANTS
 from projections.views import View, view
 
 GAMES = int(os.environ.get("CARDLEDGER_BOT_GAMES", "40")) // 2
-COPIES = {"cancellation-hearts": 2}  # variants played with more than one deck
 SAME = ("hand", "hand_sizes", "to_act", "legal_commands", "choice_forms", "scores", "table")
 OPTIONS: dict[str, list[dict[str, Any]]] = {
     "open-hand": [{}, {"first_leader": "high_card"}],
@@ -32,7 +31,7 @@ OPTIONS: dict[str, list[dict[str, Any]]] = {
     "cancellation-hearts": [{"target": 50}, {"target": 50, "moon": "add"}],
     "one-up-one-down": [{}, {"max_plays": 60, "challenge_seconds": 0}],
 }
-COPIES: dict[str, int] = {"double-heartbeat": 2}
+COPIES: dict[str, int] = {"double-heartbeat": 2, "cancellation-hearts": 2}
 """How often a card is in the deck, where it is more than once."""
 
 
