@@ -169,7 +169,7 @@ class GameQueries:
     # --- the read models -------------------------------------------------------------------------
 
     def scoreboard(self, game_id: UUID) -> Scoreboard:
-        self._read_your_writes()
+        self.read_your_writes()
         board = self._read_models.scoreboard(game_id)
         if board is None:
             raise GAME_NOT_FOUND("no such game")
@@ -186,7 +186,7 @@ class GameQueries:
         """A page of the lobby, newest first: at most ``limit`` (capped) games after ``after``."""
         if variant is not None:
             variant_by_id(variant)
-        self._read_your_writes()
+        self.read_your_writes()
         return self._read_models.lobby(
             status=status, variant=variant, limit=min(limit, LOBBY_LIMIT), after=after
         )
@@ -204,7 +204,7 @@ class GameQueries:
         variant it leaves out was listed to its end (its rows are empty). The next page's
         places hold the variants with more rows."""
         chosen = [variant_by_id(variant)] if variant is not None else list(VARIANTS.values())
-        self._read_your_writes()
+        self.read_your_writes()
         boards: list[Leaderboard] = []
         places: dict[str, BoardPlace | RatingPlace] = {}
         for rules in chosen:
@@ -234,12 +234,12 @@ class GameQueries:
         """The games a player sits at (has ever sat at), newest first."""
         if principal.player_id is None:
             raise PLAYERS_ONLY("the operator sits at no game")
-        self._read_your_writes()
+        self.read_your_writes()
         return self._read_models.games_of(
             principal.player_id, status=status, limit=limit, after=after
         )
 
-    def _read_your_writes(self) -> None:
+    def read_your_writes(self) -> None:
         """With in-process read models, answer once they reflect every write committed before
         this request (bounded: they answer as they stand after a second)."""
         if self._wait_for_read_models:
