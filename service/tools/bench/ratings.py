@@ -116,18 +116,12 @@ def by_rating(ratings: dict[int, Rating]) -> Predict:
     return predict
 
 
-def by_win_rate(rates: dict[int, float]) -> Predict:
+def proportional(strength: Callable[[int], float]) -> Predict:
+    """Each player's chance of coming first in proportion to their strength."""
+
     def predict(table: list[int]) -> tuple[list[float], list[float]]:
-        found = [rates.get(player, 1 / SEATS) for player in table]
-        return found, [rate / sum(found) for rate in found]
-
-    return predict
-
-
-def by_true_skill(skills: list[float]) -> Predict:
-    def predict(table: list[int]) -> tuple[list[float], list[float]]:
-        strengths = [math.exp(skills[player]) for player in table]
-        return strengths, [s / sum(strengths) for s in strengths]
+        found = [strength(player) for player in table]
+        return found, [value / sum(found) for value in found]
 
     return predict
 
@@ -144,8 +138,8 @@ def measured(players: int, train: int, held_out: int) -> list[Figure]:
     future = [population.game() for _ in range(held_out)]
     ratings, rates = rated(history), win_rates(history)
     rating_rho, rating_loss = scores(future, by_rating(ratings))
-    rate_rho, rate_loss = scores(future, by_win_rate(rates))
-    true_rho, true_loss = scores(future, by_true_skill(population.skills))
+    rate_rho, rate_loss = scores(future, proportional(lambda p: rates.get(p, 1 / SEATS)))
+    true_rho, true_loss = scores(future, proportional(lambda p: math.exp(population.skills[p])))
     everyone = sorted(ratings)
     skills = [population.skills[player] for player in everyone]
     setting = f"{players} players, {train:,} rated games, {held_out:,} held out"
