@@ -58,6 +58,9 @@ class RatingExport(msgspec.Struct, frozen=True, kw_only=True):
     model: RatingModel
     rating: Rating | None  # after the last game; None before the first
     games: list[RatedGame]
+    """A page of them, from the first that ended after the ``after`` asked for."""
+    next_after: int | None
+    """Where the next page starts (``?after=``); None on the last page."""
 
 
 class RatingQueries:
@@ -79,18 +82,21 @@ class RatingQueries:
             ratings=[_variant_rating(current) for current in found],
         )
 
-    def export(self, player_id: str, variant: str) -> RatingExport:
+    def export(self, player_id: str, variant: str, *, after: int, limit: int) -> RatingExport:
+        """A page of ``limit`` rated games, from the first that ended after ``after``."""
         variant_by_id(variant)
         self._read_your_writes()
         current = self._read_models.rating_of(player_id, variant)
         if current is None:
             self._registered_name(player_id)  # a player with no games there: an empty export
+        games = self._read_models.rated_games(player_id, variant, after=after, limit=limit + 1)
         return RatingExport(
             player_id=player_id,
             variant=variant,
             model=RatingModel(),
             rating=None if current is None else Rating(current.rating, current.uncertainty),
-            games=self._read_models.rated_games(player_id, variant),
+            games=games[:limit],
+            next_after=games[limit - 1].position if len(games) > limit else None,
         )
 
     def _registered_name(self, player_id: str) -> str:

@@ -263,8 +263,10 @@ class ReadModels:
     def ratings_of(self, rated_id: str) -> list[CurrentRating]:
         return self.tables.ratings.of(rated_id)
 
-    def rated_games(self, rated_id: str, variant: str) -> list[RatedGame]:
-        return self.tables.ratings.games_of(rated_id, variant)
+    def rated_games(
+        self, rated_id: str, variant: str, *, after: int = 0, limit: int | None = None
+    ) -> list[RatedGame]:
+        return self.tables.ratings.games_of(rated_id, variant, after=after, limit=limit)
 
     def all_ratings(self) -> list[CurrentRating]:
         return self.tables.ratings.everyone()

@@ -177,16 +177,21 @@ class RatingTables:
             )
             return [_current(row) for row in cursor.fetchall()]
 
-    def games_of(self, rated_id: str, variant: str) -> list[RatedGame]:
-        """Every rated game of a rated id in a variant, in the order of the updates."""
+    def games_of(
+        self, rated_id: str, variant: str, *, after: int = 0, limit: int | None = None
+    ) -> list[RatedGame]:
+        """The rated games of a rated id in a variant that ended after log position ``after``,
+        in the order of the updates (at most ``limit``; every one if None)."""
+        cut = "" if limit is None else f" LIMIT {int(limit)}"
         with self._reading() as cursor:
             cursor.execute(
                 self._sql(
                     "SELECT g.position, g.game_id, g.variant, g.seats FROM {rating_history} h"
                     " JOIN {rated_games} g ON g.position = h.position"
-                    " WHERE h.rated_id = {p} AND h.variant = {p} ORDER BY g.position"
+                    " WHERE h.rated_id = {p} AND h.variant = {p} AND h.position > {p}"
+                    f" ORDER BY g.position{cut}"
                 ),
-                (rated_id, variant),
+                (rated_id, variant, after),
             )
             return [
                 RatedGame(

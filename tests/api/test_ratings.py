@@ -70,7 +70,12 @@ def test_a_players_page_lists_their_rating_per_variant(api: Api) -> None:
 def test_the_export_re_derives_the_rating_with_openskill_alone(api: Api) -> None:
     finished_games(api, 3)
     player = player_ids(api)[1]
-    export = api.client.get(f"/players/{player}/ratings?variant=open-hand").json()
+    first = api.client.get(f"/players/{player}/ratings?variant=open-hand&limit=2")
+    rest = api.client.get(str(next_page(first)))
+    assert next_page(rest) is None and rest.json()["next_after"] is None
+    export = first.json()
+    assert export["next_after"] == export["games"][-1]["position"]
+    export["games"] += rest.json()["games"]
     model = export["model"]
     assert (model["library"], model["model"]) == ("openskill", "PlackettLuce")
     openskill = PlackettLuce(mu=model["mu"], sigma=model["sigma"], beta=model["beta"], tau=0.0)

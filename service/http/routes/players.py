@@ -24,7 +24,7 @@ from service.errors import (
 )
 from service.http.bodies import MAX_PAGE, CreatePlayer, checked_status, convert, decode_json
 from service.http.contract import Token, declare, rule_refusals
-from service.http.paging import Cursor, Cursors
+from service.http.paging import Cursor, Cursors, next_link
 from service.read_models.pages import LobbyPlace
 
 
@@ -80,14 +80,27 @@ class PlayerController(Controller):
         "/{player_id:str}/ratings",
         operation_id="exportPlayerRatings",
         summary="A player's rated games in a variant, in the order of the updates: each seat's"
-        " rank and rating before and after (re-derivable: docs/ratings.md)",
+        " rank and rating before and after (re-derivable: docs/ratings.md); a page at a time",
         sync_to_thread=True,
-        **declare(Token.NONE, PLAYER_NOT_FOUND, rule_refusals(REGISTRY_REFUSALS.items())),
+        **declare(
+            Token.NONE, PLAYER_NOT_FOUND, rule_refusals(REGISTRY_REFUSALS.items()), paged=True
+        ),
     )
     def ratings(
         self,
+        request: Request[Any, Any, Any],
         ledger: NamedDependency[Cardledger],
         player_id: FromPath[str],
         variant: Annotated[str, QueryParameter(description="the variant's id")],
-    ) -> RatingExport:
-        return ledger.ratings.export(player_id, variant)
+        after: Annotated[
+            int,
+            QueryParameter(
+                ge=0, description="the page starts after this log position (a game's end)"
+            ),
+        ] = 0,
+        limit: Annotated[int, QueryParameter(ge=1, le=MAX_PAGE)] = MAX_PAGE,
+    ) -> Response[RatingExport]:
+        export = ledger.ratings.export(player_id, variant, after=after, limit=limit)
+        if export.next_after is None:
+            return Response(export)
+        return Response(export, headers=next_link(request, "after", export.next_after))

@@ -1,7 +1,7 @@
 // A player's page (or a bot level's): their rating in each variant, and the rated games of one
 // variant, newest first, each with their place and their rating before and after it.
 
-import { getJSON, problemWords } from "./api.js";
+import { getJSON, getPage, problemWords } from "./api.js";
 import { clear, el, listTable } from "./dom.js";
 import { loadVariants, variantTitle } from "./names.js";
 
@@ -16,12 +16,33 @@ function row(...cells) {
   return tr;
 }
 
+// The export comes oldest first, a page at a time: the pages are read (up to PAGES of them) and
+// the newest SHOWN games are listed.
+const PAGES = 20;
+const SHOWN = 100;
+
+async function ratedGames(url) {
+  const games = [];
+  let next = url;
+  for (let read = 0; next && read < PAGES; read += 1) {
+    const page = await getPage(next);
+    games.push(...page.body.games);
+    next = page.next;
+  }
+  return { games, complete: !next };
+}
+
 async function showHistory(variant) {
   const url = `/players/${encodeURIComponent(playerId)}/ratings?variant=${encodeURIComponent(variant)}`;
-  const exported = await getJSON(url);
+  const { games, complete } = await ratedGames(url);
   $("export").href = url;
   $("export").hidden = false;
-  const rows = exported.games.slice().reverse().map((game) => {
+  const shown = games.slice(-SHOWN).reverse();
+  let count = "";
+  if (!complete) count = `the last ${shown.length} of the first ${games.length} rated games (the export has every one)`;
+  else if (shown.length < games.length) count = `the latest ${shown.length} of ${games.length} rated games`;
+  $("history-count").textContent = count;
+  const rows = shown.map((game) => {
     const mine = game.seats.filter((seat) => seat.rated_id === playerId);
     const link = el("a", "", game.game_id.slice(0, 8));
     link.href = `/games/${game.game_id}/watch`;
