@@ -4,6 +4,7 @@ games from which anyone can re-derive it (docs/ratings.md)."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from importlib.metadata import version
 from uuid import UUID
 
 import msgspec
@@ -23,7 +24,7 @@ class RatingModel(msgspec.Struct, frozen=True, kw_only=True):
     """What the ratings are computed with: enough to run the same updates elsewhere."""
 
     library: str = "openskill"
-    library_version: str = "6.2.0"
+    library_version: str = msgspec.field(default_factory=lambda: version("openskill"))
     model: str = "PlackettLuce"
     mu: float = MU
     sigma: float = SIGMA
