@@ -154,7 +154,11 @@ class ReadModels:
         self, ended: list[tuple[int, GameState]]
     ) -> tuple[list[RatedGame], dict[tuple[str, str], Rating]]:
         """The batch's rated games in the order they ended, each from the ratings the games
-        before it left, and the ratings after the last (keyed by variant and rated id)."""
+        before it left, and the ratings after the last (keyed by variant and rated id).
+
+        The ratings are read before the write transaction (which must stay short): they are
+        the ones as of ``position`` because every change to them moves the position, and a
+        runner that moved it since makes this batch's compare-and-set fail (``_Stale``)."""
         games = [(end, state, participants(state)) for end, state in ended]
         current = self.tables.ratings.current(
             (state.variant, seat.rated_id) for _, state, seats in games for seat in seats
