@@ -11,11 +11,13 @@ games it barely moves, and its steady rating anchors the scale the players are m
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping, Sequence
 
 import msgspec
 from openskill.models import PlackettLuce
 
+from domain.events import BotSeat
 from domain.game_state import GameState, SeatInfo
 from projections.scoreboard import placing, shared_ranks
 
@@ -26,6 +28,7 @@ TAU = MU / 300  # a player's uncertainty grows by this before each game (openski
 # τ is applied here rather than by the library, so that bots can skip it: the library reads a
 # τ of 0 as "use the default", hence a model whose own τ is 0.
 MODEL = PlackettLuce(mu=MU, sigma=SIGMA, beta=BETA, tau=0.0)
+BOT_ID = re.compile(r"bot:level-(?P<level>[0-9]{1,3}):v(?P<algorithm>[0-9]{1,3})")
 
 
 class Rating(msgspec.Struct, frozen=True, array_like=True):
@@ -57,7 +60,19 @@ def rated_id(seat: SeatInfo) -> str:
 
 def rated_name(seat: SeatInfo) -> str:
     """A bot's seat is named after its seat; its rating is the level's."""
-    return seat.name if seat.bot is None else f"Bot level {seat.bot.level}"
+    return seat.name if seat.bot is None else bot_name(seat.bot.level)
+
+
+def bot_name(level: int) -> str:
+    return f"Bot level {level}"
+
+
+def bot_of(rated: str) -> BotSeat | None:
+    """The bot level and algorithm a rated id names (``rated_id``'s inverse), or None."""
+    found = BOT_ID.fullmatch(rated)
+    if found is None:
+        return None
+    return BotSeat(level=int(found["level"]), algorithm=int(found["algorithm"]))
 
 
 def participants(state: GameState) -> list[Participant]:

@@ -10,9 +10,10 @@ from uuid import UUID
 import msgspec
 from eventsourcing.application import AggregateNotFoundError
 
+from bots.levels import VERSIONS
 from domain.aggregate import project
 from domain.variants import variant_by_id
-from projections.ratings import BETA, MU, SIGMA, TAU, Rating
+from projections.ratings import BETA, MU, SIGMA, TAU, Rating, bot_name, bot_of
 from service.errors import PLAYER_NOT_FOUND
 from service.read_models.models import ReadModels
 from service.read_models.rating_tables import CurrentRating, RatedGame
@@ -75,11 +76,10 @@ class RatingQueries:
     def profile(self, player_id: str) -> PlayerProfile:
         self._read_your_writes()
         found = self._read_models.ratings_of(player_id)
-        name = found[0].name if found else self._registered_name(player_id)
         return PlayerProfile(
             player_id=player_id,
-            name=name,
-            bot=bool(found) and found[0].bot,
+            name=found[0].name if found else self._known_name(player_id),
+            bot=bot_of(player_id) is not None,
             ratings=[_variant_rating(current) for current in found],
         )
 
@@ -89,7 +89,7 @@ class RatingQueries:
         self._read_your_writes()
         current = self._read_models.rating_of(player_id, variant)
         if current is None:
-            self._registered_name(player_id)  # a player with no games there: an empty export
+            self._known_name(player_id)  # a player with no games there: an empty export
         games = self._read_models.rated_games(player_id, variant, after=after, limit=limit + 1)
         return RatingExport(
             player_id=player_id,
@@ -100,8 +100,14 @@ class RatingQueries:
             next_after=games[limit - 1].position if len(games) > limit else None,
         )
 
-    def _registered_name(self, player_id: str) -> str:
-        """A registered player's name; 404 if nobody registered with that id."""
+    def _known_name(self, player_id: str) -> str:
+        """A bot level's name or a registered player's; 404 if the id names neither (a bot
+        level the house has, of any variant, or a registered player)."""
+        bot = bot_of(player_id)
+        if bot is not None:
+            if bot.level not in VERSIONS.get(bot.algorithm, {}):
+                raise PLAYER_NOT_FOUND("the house has no bot of that level and algorithm")
+            return bot_name(bot.level)
         try:
             record = self._store.repository.get(UUID(player_id), projector_func=project)
         except (ValueError, AggregateNotFoundError):

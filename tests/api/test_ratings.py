@@ -60,7 +60,9 @@ def test_a_players_page_lists_their_rating_per_variant(api: Api) -> None:
     assert api.client.get(f"/players/{newcomer}").json()["ratings"] == []
     empty = api.client.get(f"/players/{newcomer}/ratings?variant=open-hand").json()
     assert (empty["rating"], empty["games"]) == (None, [])
-    for unknown in ("00000000-0000-4000-8000-000000000000", "nobody"):
+    unrated = api.client.get("/players/bot:level-5:v1").json()
+    assert (unrated["name"], unrated["bot"], unrated["ratings"]) == ("Bot level 5", True, [])
+    for unknown in ("00000000-0000-4000-8000-000000000000", "nobody", "bot:level-9:v1"):
         missing = api.client.get(f"/players/{unknown}")
         assert (missing.status_code, missing.json()["code"]) == (404, "player_not_found")
     poker = api.client.get(f"/players/{player}/ratings?variant=poker")

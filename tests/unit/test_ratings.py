@@ -16,6 +16,7 @@ from projections.ratings import (
     TAU,
     Participant,
     Rating,
+    bot_of,
     participants,
     rate,
     rate_game,
@@ -93,6 +94,8 @@ def test_bots_are_rated_per_level_whatever_seat_they_hold() -> None:
     ]
     assert [seat.bot for seat in seats] == [False, True, True, True]
     assert seats[1].name == "Bot level 3"
+    assert bot_of("bot:level-3:v1") == BotSeat(level=3, algorithm=1)
+    assert bot_of("bot:3") is None and bot_of("p0") is None
 
 
 def test_one_game_equals_openskill_called_directly() -> None:
