@@ -6,10 +6,14 @@ identical."""
 from __future__ import annotations
 
 import math
+import os
+import subprocess
+import sys
 from typing import Any
 
 from openskill.models import PlackettLuce
 
+from service.settings import Settings
 from tests.api.test_bot_seats import create, ended
 from tests.api.test_read_models import finished_games
 from tests.client import Api, next_page
@@ -150,3 +154,34 @@ def test_bot_levels_are_rated_and_a_rebuild_is_identical(quiet_api: Api) -> None
     models.rebuild()
     after = (models.all_ratings(), [models.rated_games(p, "open-hand") for p in player_ids(api)])
     assert after == before
+
+
+def test_another_process_recomputes_the_same_ratings_from_the_log(
+    quiet_api: Api, settings: Settings
+) -> None:
+    api = quiet_api
+    finished_games(api, 3)
+    models = api.ledger.read_models
+    models.catch_up()
+    players = player_ids(api)
+
+    def ratings() -> tuple[object, object]:
+        return models.all_ratings(), [models.rated_games(p, "open-hand") for p in players]
+
+    before = ratings()
+    models.reset()
+    assert models.all_ratings() == []
+    env = {**os.environ, "CARDLEDGER_DATA_DIR": str(settings.data_dir)}
+    env.pop("CARDLEDGER_DATABASE_URL", None)
+    if settings.database_url:
+        env["CARDLEDGER_DATABASE_URL"] = settings.database_url
+    rebuilt = subprocess.run(
+        [sys.executable, "-m", "service.tools.cli", "project", "--rebuild", "--once"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert rebuilt.returncode == 0, rebuilt.stderr
+    assert ratings() == before
