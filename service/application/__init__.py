@@ -1,8 +1,8 @@
 """The application: the store and the read models, and the use cases over them, composed.
 
 Handlers and tools take the part they need: ``commands`` (writes to games), ``queries``
-(reads), ``players`` (registration and tokens), ``tickets`` (stream tickets and the key
-every process shares).
+(reads), ``ratings`` (players' ratings and their exports), ``players`` (registration and
+tokens), ``tickets`` (stream tickets and the key every process shares).
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from datetime import UTC, datetime
 from service.application.commands import GameCommands
 from service.application.players import Players
 from service.application.queries import GameQueries
+from service.application.ratings import RatingQueries
 from service.application.telemetry import Telemetry
 from service.application.tickets import TicketBook
 from service.read_models.models import ReadModels
@@ -44,6 +45,7 @@ class Cardledger:
             clock,
             wait_for_read_models=settings.projector == "inline",
         )
+        self.ratings = RatingQueries(self.store, self.read_models, self.queries.read_your_writes)
         self.players = Players(self.store, clock, settings.admin_token)
         self.tickets = TicketBook(self.store, self.games, clock)
 
