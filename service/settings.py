@@ -46,6 +46,8 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     cors_origins: str = ""  # origins whose pages may call the API, comma-separated ("*": any)
     worker_timeout: int = 30  # seconds a worker of `serve --workers N` has to start or answer
     metrics_token: str | None = None  # when set, GET /metrics needs it as a bearer token
+    log_key: Path | None = None  # the witnessed log's signing key (None: <data_dir>/log-key.pem)
+    log_origin: str = "cardledger.local/log"  # the log's name in its checkpoints
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -59,6 +61,8 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             trusted_proxies=env.get("CARDLEDGER_TRUSTED_PROXIES") or "",
             cors_origins=env.get("CARDLEDGER_CORS_ORIGINS") or "",
             metrics_token=env.get("CARDLEDGER_METRICS_TOKEN") or None,
+            log_key=Path(env["CARDLEDGER_LOG_KEY"]) if env.get("CARDLEDGER_LOG_KEY") else None,
+            log_origin=env.get("CARDLEDGER_LOG_ORIGIN") or "cardledger.local/log",
             limits=_limits(env),
         )
         return msgspec.structs.replace(settings, **_numbers(env, NUMBERS, least=1))
@@ -177,6 +181,11 @@ MEANINGS = {
     " answer the supervisor's health check) before it is replaced; raise it on a starved host",
     "CARDLEDGER_METRICS_TOKEN": "when set, GET /metrics needs Authorization: Bearer <this token>"
     " (401 otherwise); unset: /metrics is open to whoever reaches the port",
+    "CARDLEDGER_LOG_KEY": "the witnessed log's Ed25519 signing key, a PEM file (PKCS #8); unset:"
+    " log-key.pem in CARDLEDGER_DATA_DIR; made there on first start if absent. Every process"
+    " of a deployment needs the same file",
+    "CARDLEDGER_LOG_ORIGIN": "the witnessed log's origin: the first line of its checkpoints and"
+    " its key's name",
 }
 
 

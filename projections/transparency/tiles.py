@@ -61,3 +61,22 @@ def tiled_nodes(fetch: Callable[[int, int], bytes]) -> Nodes:
         return hashes[0]
 
     return node
+
+
+def entry_bundle(entries: list[bytes]) -> bytes:
+    """An entry bundle (``tile/entries/…``): each entry as a 16-bit big-endian length, then its
+    bytes."""
+    return b"".join(len(entry).to_bytes(2, "big") + entry for entry in entries)
+
+
+def bundle_entries(bundle: bytes) -> list[bytes]:
+    """The entries of a bundle, in order; raises ValueError if it is cut short."""
+    entries, at = [], 0
+    while at < len(bundle):
+        size = int.from_bytes(bundle[at : at + 2], "big")
+        entry = bundle[at + 2 : at + 2 + size]
+        if at + 2 > len(bundle) or len(entry) != size:
+            raise ValueError("an entry bundle cut short")
+        entries.append(entry)
+        at += 2 + size
+    return entries

@@ -2,7 +2,8 @@
 
 Handlers and tools take the part they need: ``commands`` (writes to games), ``queries``
 (reads), ``ratings`` (players' ratings and their exports), ``players`` (registration and
-tokens), ``tickets`` (stream tickets and the key every process shares).
+tokens), ``tickets`` (stream tickets and the key every process shares), ``log`` (the
+witnessed log of games: its sequencer and what is served of it).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from service.application.queries import GameQueries
 from service.application.ratings import RatingQueries
 from service.application.telemetry import Telemetry
 from service.application.tickets import TicketBook
+from service.application.witnessed_log import WitnessedLog
 from service.read_models.models import ReadModels
 from service.settings import Settings
 from service.store.event_store import Store
@@ -48,6 +50,7 @@ class Cardledger:
         self.ratings = RatingQueries(self.store, self.read_models, self.queries.read_your_writes)
         self.players = Players(self.store, clock, settings.admin_token)
         self.tickets = TicketBook(self.store, self.games, clock)
+        self.log = WitnessedLog(self.store, settings, clock)
 
     def close(self) -> None:
         self.store.close()

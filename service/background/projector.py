@@ -8,6 +8,8 @@ only saves the others from folding every event for nothing.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from service.read_models.models import ReadModels
 from service.store.changes import Changes
 from service.store.locks import LeaderLock
@@ -16,22 +18,25 @@ from service.worker import Worker
 STANDBY_SECONDS = 1.0  # how often a standby asks for the lock
 
 
-class ReadModelRunner:
+class LeaderRunner:
+    """Runs ``catch_up`` on a worker of its own while this process holds ``leader``; woken by
+    every write. ``catch_up`` returns the seconds it may sleep, or None (until woken, or
+    ``interval``)."""
+
     def __init__(
         self,
-        read_models: ReadModels,
+        name: str,
+        catch_up: Callable[[], float | None],
         changes: Changes,
         leader: LeaderLock,
         *,
         interval: float = 0.2,
         gap: float = 0.02,
     ) -> None:
-        self.read_models = read_models
         self.leader = leader
+        self._catch_up = catch_up
         # Under load a write lands every millisecond: the gap folds batches, not one per write.
-        self.worker = Worker(
-            "read-models", self.step, idle=interval, gap=gap, finish=leader.release
-        )
+        self.worker = Worker(name, self.step, idle=interval, gap=gap, finish=leader.release)
         changes.subscribe(self.worker.wake)
 
     def start(self) -> None:
@@ -44,8 +49,7 @@ class ReadModelRunner:
         """Catch up if this process leads; else wait a while and ask again."""
         if not self.leader.try_acquire():
             return STANDBY_SECONDS
-        self.read_models.catch_up()
-        return None
+        return self._catch_up()
 
     def run(self) -> None:
         """Run in the calling thread until interrupted (`cardledger project`)."""
@@ -55,3 +59,21 @@ class ReadModelRunner:
                 self.worker.pause(1.0)
         finally:
             self.worker.stop()
+
+
+class ReadModelRunner(LeaderRunner):
+    def __init__(
+        self,
+        read_models: ReadModels,
+        changes: Changes,
+        leader: LeaderLock,
+        *,
+        interval: float = 0.2,
+        gap: float = 0.02,
+    ) -> None:
+        self.read_models = read_models
+
+        def catch_up() -> None:
+            read_models.catch_up()
+
+        super().__init__("read-models", catch_up, changes, leader, interval=interval, gap=gap)

@@ -9,6 +9,7 @@ from service.background.bots import BotDriver
 from service.background.deadlines import DeadlineWatcher
 from service.background.follower import Consumer, LogFollower
 from service.background.projector import ReadModelRunner
+from service.background.sequencer import sequencer_runner
 from service.store.listener import PostgresListener
 from service.store.locks import LeaderLock
 from service.worker import Worker, WorkerHealth
@@ -17,12 +18,13 @@ from service.worker import Worker, WorkerHealth
 class BackgroundWork:
     """The log follower (feeding the deadline watcher, the bot driver and any other
     ``consumers``, such as the live feeds, from the events it reads), the deadline watcher, the
-    bot driver, the inline projector (one
+    bot driver, the inline projector and the witnessed log's sequencer (each one
     process at a time) and, on PostgreSQL, the LISTEN connection that wakes them when another
     process writes."""
 
     def __init__(self, ledger: Cardledger, consumers: Sequence[Consumer] = ()) -> None:
         settings = ledger.settings
+        self.ledger = ledger
         self.read_models = ledger.read_models
         self.watcher = DeadlineWatcher(ledger.commands.expire, ledger.clock)
         self.bots = BotDriver(ledger.games, ledger.commands.play_bot, ledger.clock)
@@ -43,6 +45,9 @@ class BackgroundWork:
             if settings.projector == "inline"
             else None
         )
+        self.sequencer = sequencer_runner(
+            ledger.log.sequencer, ledger.store.changes, LeaderLock(settings, "sequencer")
+        )
         channel = ledger.store.channel
         self.listener = (
             PostgresListener(settings.database_url, channel, ledger.store.changes)
@@ -53,7 +58,14 @@ class BackgroundWork:
     @property
     def workers(self) -> list[Worker]:
         """In the order they start (the listener first: it wakes the others)."""
-        runners = [self.listener, self.follower, self.watcher, self.bots, self.projector]
+        runners = [
+            self.listener,
+            self.follower,
+            self.watcher,
+            self.bots,
+            self.projector,
+            self.sequencer,
+        ]
         return [runner.worker for runner in runners if runner is not None]
 
     def health(self) -> list[WorkerHealth]:
@@ -61,10 +73,12 @@ class BackgroundWork:
 
     def log_readers(self) -> dict[str, Callable[[], int | None]]:
         """Where each reader of the log stands: the read models at the position stored with
-        them, whichever process projects; this process's follower (None until it starts)."""
+        them, whichever process projects; this process's follower (None until it starts); the
+        witnessed log at its sequenced position, whichever process sequences."""
         return {
             "read_models": self.read_models.position,
             "log_follower": lambda: self.follower.position,
+            "witnessed_log": lambda: self.ledger.log.tables.sequenced().position,
         }
 
     def start(self) -> None:

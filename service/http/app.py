@@ -25,6 +25,7 @@ from service.http.openapi.document import refine_openapi
 from service.http.problems import EXCEPTION_HANDLERS
 from service.http.routes.game_reads import GameReadsController
 from service.http.routes.games import GamesController
+from service.http.routes.log import LogController
 from service.http.routes.meta import MetaController
 from service.http.routes.pages import PageController, static_files
 from service.http.routes.players import PlayerController
@@ -88,6 +89,7 @@ def create_app(settings: Settings | None = None, ledger: Cardledger | None = Non
             PlayerController,
             GamesController,
             GameReadsController,
+            LogController,
             MetaController,
             PageController,
             RulesController,

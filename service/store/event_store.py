@@ -95,11 +95,13 @@ class Store(Application[UUID]):
         else:
             yield  # SQLite serialises DDL itself
 
-    def game_notifications(self, after: int, limit: int) -> list[Notification]:
-        """Game events after a log position, in log order."""
+    def game_notifications(
+        self, after: int, limit: int, topics: tuple[str, ...] | None = None
+    ) -> list[Notification]:
+        """Game events after a log position, in log order (those of ``topics`` if given)."""
         return list(
             self.recorder.select_notifications(
-                after, limit, topics=tuple(event_types()), inclusive_of_start=False
+                after, limit, topics=topics or tuple(event_types()), inclusive_of_start=False
             )
         )
 

@@ -1,0 +1,22 @@
+"""The witnessed log, composed: its tables, its key, the sequencer and what is served of it
+(docs/transparency.md)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+
+from service.application.log_key import log_signer
+from service.application.log_reads import LogReads
+from service.application.sequencer import LogSequencer
+from service.settings import Settings
+from service.store.event_store import Store
+from service.store.log_tables import LogTables
+
+
+class WitnessedLog:
+    def __init__(self, store: Store, settings: Settings, clock: Callable[[], datetime]) -> None:
+        self.tables = LogTables(store)
+        self.signer = log_signer(settings)
+        self.sequencer = LogSequencer(store, self.tables, self.signer, clock)
+        self.reads = LogReads(self.tables, self.signer)

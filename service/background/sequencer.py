@@ -1,0 +1,19 @@
+"""Keeps the witnessed log sequenced and signed in the background, one process at a time.
+
+Every API process runs one; only the holder of the "sequencer" leader lock works, the others
+stand by and take over when it goes away (its lock dies with its process or session). That the
+log gets no gap or duplicate does not rest on the lock but on the compare-and-set in each
+batch's transaction (``service/application/sequencer.py``).
+"""
+
+from __future__ import annotations
+
+from service.application.sequencer import LogSequencer
+from service.background.projector import LeaderRunner
+from service.store.changes import Changes
+from service.store.locks import LeaderLock
+
+
+def sequencer_runner(sequencer: LogSequencer, changes: Changes, leader: LeaderLock) -> LeaderRunner:
+    """The runner; between checkpoints it sleeps until the next falls due."""
+    return LeaderRunner("sequencer", sequencer.catch_up, changes, leader)

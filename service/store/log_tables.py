@@ -1,0 +1,183 @@
+"""The witnessed log's tables and their SQL, for SQLite and PostgreSQL alike.
+
+Kept apart from the read models: they are not derived data that may be dropped and rebuilt (a
+rebuilt log would be another log, and every checkpoint signed so far would stand against it).
+One row holds how far the log has been sequenced: the notification log position read so far and
+the tree's size. A batch writes its entries, the complete-subtree hashes they make, maybe a
+signed checkpoint, and moves that row by compare-and-set, all in one transaction: a crash leaves
+the batch wholly written or not at all, and a second sequencer that read the same state fails
+its compare-and-set rather than append twice.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator, Sequence
+from typing import Any, NamedTuple
+
+import msgspec
+
+from service.store.event_store import Store
+
+LOG = "log"
+
+
+class Sequenced(NamedTuple):
+    """How far the log has been sequenced."""
+
+    position: int  # the notification log position read so far
+    size: int  # entries in the tree
+
+
+class StoredCheckpoint(NamedTuple):
+    size: int
+    note: str  # the signed note, as served
+    signed_at: str  # ISO 8601, UTC
+
+
+class LogEntry(msgspec.Struct, frozen=True):
+    index: int
+    entry: bytes
+
+
+class LogTables:
+    def __init__(self, store: Store) -> None:
+        datastore: Any = store.recorder.datastore  # type: ignore[attr-defined]
+        self._datastore = datastore
+        self._store = store
+        prefix = f'"{datastore.schema}".' if store.postgres else ""
+        self._names = {
+            "p": "%s" if store.postgres else "?",
+            "blob": "BYTEA" if store.postgres else "BLOB",
+            **{table: f"{prefix}tlog_{table}" for table in ("state", "entries", "nodes")},
+            "checkpoints": f"{prefix}tlog_checkpoints",
+        }
+        with store.schema_lock("tlog"):
+            store.transact(self._create)
+
+    def _sql(self, text: str) -> str:
+        return text.format(**self._names)
+
+    @contextlib.contextmanager
+    def _reading(self) -> Iterator[Any]:
+        with self._datastore.transaction(commit=False) as cursor:
+            yield cursor
+
+    def _create(self, cursor: Any) -> None:
+        for table in (
+            "{state} (name TEXT PRIMARY KEY, position BIGINT NOT NULL, size BIGINT NOT NULL)",
+            "{entries} (idx BIGINT PRIMARY KEY, game_id TEXT NOT NULL, entry {blob} NOT NULL)",
+            "{nodes} (level INTEGER NOT NULL, idx BIGINT NOT NULL, hash {blob} NOT NULL,"
+            " PRIMARY KEY (level, idx))",
+            "{checkpoints} (size BIGINT PRIMARY KEY, note TEXT NOT NULL, signed_at TEXT NOT NULL)",
+        ):
+            cursor.execute(self._sql(f"CREATE TABLE IF NOT EXISTS {table}"))
+        cursor.execute(
+            self._sql("CREATE INDEX IF NOT EXISTS tlog_entries_game ON {entries} (game_id)")
+        )
+        cursor.execute(
+            self._sql(
+                "INSERT INTO {state} (name, position, size) VALUES ({p}, 0, 0)"
+                " ON CONFLICT (name) DO NOTHING"
+            ),
+            (LOG,),
+        )
+
+    # --- writes (inside Store.transact) ----------------------------------------------------------
+
+    def move(self, cursor: Any, before: Sequenced, after: Sequenced) -> bool:
+        """Compare-and-set how far the log is sequenced: False if another sequencer moved it."""
+        cursor.execute(
+            self._sql(
+                "UPDATE {state} SET position = {p}, size = {p}"
+                " WHERE name = {p} AND position = {p} AND size = {p} RETURNING size"
+            ),
+            (after.position, after.size, LOG, before.position, before.size),
+        )
+        return cursor.fetchone() is not None
+
+    def append(
+        self,
+        cursor: Any,
+        entries: Sequence[tuple[int, str, bytes]],
+        nodes: Sequence[tuple[int, int, bytes]],
+    ) -> None:
+        """Entries as (index, game id, bytes); nodes as (level, index, hash)."""
+        if entries:
+            cursor.executemany(
+                self._sql("INSERT INTO {entries} (idx, game_id, entry) VALUES ({p}, {p}, {p})"),
+                entries,
+            )
+        if nodes:
+            cursor.executemany(
+                self._sql("INSERT INTO {nodes} (level, idx, hash) VALUES ({p}, {p}, {p})"), nodes
+            )
+
+    def keep_checkpoint(self, cursor: Any, checkpoint: StoredCheckpoint) -> None:
+        """Keep a signed checkpoint; one already kept at its size stays (the tree of a size is
+        one tree, so two sequencers signing it at once signed the same root)."""
+        cursor.execute(
+            self._sql(
+                "INSERT INTO {checkpoints} (size, note, signed_at) VALUES ({p}, {p}, {p})"
+                " ON CONFLICT (size) DO NOTHING"
+            ),
+            checkpoint,
+        )
+
+    # --- reads -----------------------------------------------------------------------------------
+
+    def sequenced(self) -> Sequenced:
+        with self._reading() as cursor:
+            cursor.execute(self._sql("SELECT position, size FROM {state} WHERE name = {p}"), (LOG,))
+            row = cursor.fetchone()
+        return Sequenced(int(row["position"]), int(row["size"]))
+
+    def latest_checkpoint(self) -> StoredCheckpoint | None:
+        return self._checkpoint("ORDER BY size DESC LIMIT 1", ())
+
+    def checkpoint(self, size: int) -> StoredCheckpoint | None:
+        """The checkpoint signed at this size, if one was."""
+        return self._checkpoint("WHERE size = {p}", (size,))
+
+    def _checkpoint(self, clause: str, params: tuple[int, ...]) -> StoredCheckpoint | None:
+        with self._reading() as cursor:
+            cursor.execute(
+                self._sql(f"SELECT size, note, signed_at FROM {{checkpoints}} {clause}"), params
+            )
+            row = cursor.fetchone()
+        return (
+            None
+            if row is None
+            else StoredCheckpoint(int(row["size"]), row["note"], row["signed_at"])
+        )
+
+    def nodes(self, level: int, first: int, count: int) -> list[bytes]:
+        """The hashes at ``level``, indexes ``first`` to ``first + count - 1`` (fewer if the tree
+        does not hold them all yet)."""
+        with self._reading() as cursor:
+            cursor.execute(
+                self._sql(
+                    "SELECT hash FROM {nodes} WHERE level = {p} AND idx >= {p} AND idx < {p}"
+                    " ORDER BY idx"
+                ),
+                (level, first, first + count),
+            )
+            return [bytes(row["hash"]) for row in cursor.fetchall()]
+
+    def entries(self, first: int, count: int) -> list[bytes]:
+        with self._reading() as cursor:
+            cursor.execute(
+                self._sql(
+                    "SELECT entry FROM {entries} WHERE idx >= {p} AND idx < {p} ORDER BY idx"
+                ),
+                (first, first + count),
+            )
+            return [bytes(row["entry"]) for row in cursor.fetchall()]
+
+    def entries_of(self, game_id: str) -> list[LogEntry]:
+        with self._reading() as cursor:
+            cursor.execute(
+                self._sql("SELECT idx, entry FROM {entries} WHERE game_id = {p} ORDER BY idx"),
+                (game_id,),
+            )
+            return [LogEntry(int(row["idx"]), bytes(row["entry"])) for row in cursor.fetchall()]
