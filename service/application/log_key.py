@@ -6,6 +6,7 @@ O_EXCL: of two processes starting together, one writes it and the other reads th
 
 from __future__ import annotations
 
+import logging
 import os
 from pathlib import Path
 
@@ -22,6 +23,8 @@ from service.settings import Settings
 
 KEY_FILE = "log-key.pem"
 
+log = logging.getLogger("cardledger.log")
+
 
 def key_path(settings: Settings) -> Path:
     return settings.log_key or settings.data_dir / KEY_FILE
@@ -31,10 +34,11 @@ def log_signer(settings: Settings) -> Signer:
     """The log's signer, named after its origin (a private in-memory store: a key of its own)."""
     if settings.in_memory:
         return Signer(settings.log_origin, Ed25519PrivateKey.generate())
-    return Signer(settings.log_origin, _load_or_make(key_path(settings)))
+    path = key_path(settings)
+    return Signer(settings.log_origin, _load_or_make(path, settings.log_origin))
 
 
-def _load_or_make(path: Path) -> Ed25519PrivateKey:
+def _load_or_make(path: Path, origin: str) -> Ed25519PrivateKey:
     if not path.exists():
         path.parent.mkdir(parents=True, exist_ok=True)
         made = Ed25519PrivateKey.generate()
@@ -48,6 +52,8 @@ def _load_or_make(path: Path) -> Ed25519PrivateKey:
                 file.write(pem)
                 file.flush()
                 os.fsync(file.fileno())
+            verifier = Signer(origin, made).verifier().text()
+            log.warning("made the log's signing key %s; its verifier key: %s", path, verifier)
             return made
     key = load_pem_private_key(path.read_bytes(), password=None)
     if not isinstance(key, Ed25519PrivateKey):
