@@ -28,7 +28,7 @@ from service.read_models.models import ReadModels
 from service.settings import Settings, variable_names, variables
 from service.store.listener import PostgresListener
 from service.store.locks import LeaderLock
-from service.tools import bench, duel, load
+from service.tools import bench, duel, load, log_verify
 from service.tools.http1 import HttpError
 from service.tools.simulate import LoadReport, summary_text, write_results
 from service.tools.supervisor import explain_worker_deaths, worker_timeout
@@ -139,7 +139,16 @@ def rebuild_with_progress(read_models: ReadModels, target: int, *, progress: Tex
 
 def verify(args: argparse.Namespace) -> int:
     """Audit a bundle offline: no server, no database. Exit 0 only if every check passes;
-    2, with one line saying why, if the file or a receipt cannot be read."""
+    2, with one line saying why, if the file or a receipt cannot be read. The witnessed log's
+    receipts and checkpoints are checked as well when given (``log_verify``)."""
+    logged = log_verify.verify_log(args) if log_verify.wanted(args) else 0
+    if args.bundle is None:
+        if not log_verify.wanted(args):
+            print("verify: give a BUNDLE, or the log's files to check", file=sys.stderr)
+            return 2
+        return logged
+    if logged:
+        return logged
     try:
         data = Path(args.bundle).read_bytes()
     except OSError as error:
@@ -302,8 +311,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     verify_cmd = commands.add_parser("verify", help="audit an exported bundle offline")
     verify_cmd.add_argument(
-        "bundle", metavar="BUNDLE", help="the file GET /games/{id}/export returned"
+        "bundle", metavar="BUNDLE", nargs="?", help="the file GET /games/{id}/export returned"
     )
+    log_verify.add_arguments(verify_cmd)
     verify_cmd.add_argument(
         "--receipt",
         action="append",

@@ -1,0 +1,78 @@
+"""`cardledger verify`'s checks of the witnessed log, offline: a game's receipt from the log
+(``--log-receipt``, what ``GET /games/{id}/log`` returned) against the log's key, and a newer
+checkpoint's consistency with an older one the client held (``--older`` with
+``--consistency``, what ``GET /log/consistency`` returned)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from projections.transparency.notes import Checkpoint, Policy, Verifier
+from projections.transparency.receipts import accepted, check_consistency, check_receipt
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--log-key",
+        metavar="KEY",
+        help="the log's verifier key (GET /log/key), or a file holding it",
+    )
+    parser.add_argument(
+        "--log-receipt", metavar="FILE", help="a game's receipt from the log (GET /games/{id}/log)"
+    )
+    parser.add_argument(
+        "--older", metavar="FILE", help="a signed checkpoint held before (GET /log/checkpoint)"
+    )
+    parser.add_argument(
+        "--newer", metavar="FILE", help="a newer signed checkpoint (default: the receipt's)"
+    )
+    parser.add_argument(
+        "--consistency", metavar="FILE", help="GET /log/consistency?from=<older>&to=<newer>"
+    )
+
+
+def wanted(args: argparse.Namespace) -> bool:
+    return any((args.log_receipt, args.older, args.newer, args.consistency))
+
+
+def verify_log(args: argparse.Namespace) -> int:
+    """0 if every log check passes; 1 (a line saying why) if one fails; 2 if a file or the key
+    cannot be read."""
+    try:
+        policy = Policy(_key(args.log_key), (), 0)
+        receipt = json.loads(Path(args.log_receipt).read_text()) if args.log_receipt else None
+        older = Path(args.older).read_text() if args.older else None
+        newer = Path(args.newer).read_text() if args.newer else None
+        proof = json.loads(Path(args.consistency).read_text()) if args.consistency else None
+    except (OSError, ValueError) as error:
+        print(f"verify: cannot read the log's files: {error}", file=sys.stderr)
+        return 2
+    try:
+        latest: Checkpoint | None = None
+        if receipt is not None:
+            latest, entries = check_receipt(receipt, policy)
+            for entry in entries:
+                print(f"OK       log entry: {type(entry).__name__} of game {entry.game_id}")
+            print(f"OK       receipt: {len(entries)} entries in the tree of {latest.size}")
+        if newer is not None:
+            latest = accepted(newer, policy)
+        if older is not None:
+            if latest is None or proof is None:
+                raise ValueError("--older needs --consistency and a newer checkpoint")
+            held = accepted(older, policy)
+            check_consistency(held, latest, proof["proof"])
+            print(f"OK       consistency: the tree of {latest.size} extends the one of {held.size}")
+    except (ValueError, KeyError, TypeError) as error:
+        print(f"FAILED   log: {error}")
+        return 1
+    return 0
+
+
+def _key(text: str | None) -> Verifier:
+    if not text:
+        raise ValueError("the log's checks need --log-key")
+    path = Path(text)
+    return Verifier.parse(path.read_text() if path.is_file() else text)
