@@ -19,13 +19,14 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
 from domain.aggregate import Recorded
 from domain.events import GameCancelled, GameCreated, GameFinished, topic
 from projections.transparency.entries import Entry, GameCreatedEntry, GameEndedEntry
-from projections.transparency.frontier import Frontier
+from projections.transparency.frontier import Frontier, Node
 from projections.transparency.merkle import HASH_SIZE
 from projections.transparency.notes import Checkpoint, Signer
 from service.store.event_store import Store
@@ -38,6 +39,13 @@ TOPICS = tuple(topic(kind) for kind in (GameCreated, GameFinished, GameCancelled
 
 class _Stale(Exception):
     """Another sequencer moved the log first; read its state again."""
+
+
+@dataclass
+class _Pending:
+    entries: list[tuple[int, str, bytes]] = field(default_factory=list)  # index, game, bytes
+    nodes: list[Node] = field(default_factory=list)
+    after: Sequenced | None = None  # how far they reach
 
 
 def entry_of(event: Recorded) -> Entry:
@@ -64,7 +72,8 @@ class LogSequencer:
         self._clock = clock
         self._interval = interval
         self._lock = threading.Lock()
-        self._sequenced: Sequenced | None = None
+        self._sequenced: Sequenced | None = None  # as the store holds it
+        self._pending = _Pending()  # read, appended to the frontier, not yet written
         self._frontier = Frontier(0, {})
         self._signed_size = -1  # no checkpoint yet: even the empty tree gets one
         self._signed_at = float("-inf")  # monotonic; unknown after a start: sign when due
@@ -77,10 +86,17 @@ class LogSequencer:
                 try:
                     read = self._step()
                 except _Stale:
-                    self._sequenced = None
+                    self._forget()
                     continue
+                except BaseException:
+                    self._forget()  # the frontier moved on in memory: read it again
+                    raise
                 if read < BATCH:
                     return self._due()
+
+    def _forget(self) -> None:
+        self._sequenced = None
+        self._pending = _Pending()
 
     def _load(self) -> Sequenced:
         sequenced = self._tables.sequenced()
@@ -88,6 +104,7 @@ class LogSequencer:
         latest = self._tables.latest_checkpoint()
         self._signed_size = -1 if latest is None else latest.size
         self._sequenced = sequenced
+        self._pending = _Pending(after=sequenced)
         return sequenced
 
     def _node(self, level: int, index: int) -> bytes:
@@ -97,32 +114,35 @@ class LogSequencer:
         return found[0]
 
     def _step(self) -> int:
+        """Read a batch into the pending entries; write them (one transaction) when a
+        checkpoint falls due or they fill a batch. Writing only with checkpoints keeps the log's
+        commits to about one a second under load: on SQLite every commit is an fsync the
+        command path waits behind."""
         before = self._sequenced or self._load()
-        batch = self._store.game_notifications(before.position, BATCH, TOPICS)
-        events = [self._store.decode(notification) for notification in batch]
-        entries = [
-            (before.size + at, str(event.originator_id), entry_of(event).encode())
-            for at, event in enumerate(events)
-        ]
-        nodes = self._frontier.append(entry for _, _, entry in entries)
-        after = Sequenced(batch[-1].id if batch else before.position, self._frontier.size)
+        pending = self._pending
+        read_to = pending.after or before
+        batch = self._store.game_notifications(read_to.position, BATCH, TOPICS)
+        for notification in batch:
+            event = self._store.decode(notification)
+            entry = entry_of(event).encode()
+            pending.entries.append((self._frontier.size, str(event.originator_id), entry))
+            pending.nodes += self._frontier.append([entry])
+        after = Sequenced(batch[-1].id if batch else read_to.position, self._frontier.size)
+        pending.after = after
         checkpoint = self._checkpoint() if self._due() == 0 else None
-        if not batch and checkpoint is None:
-            return 0
+        if checkpoint is None and len(pending.entries) < BATCH:
+            return len(batch)
 
         def write(cursor: Any) -> None:
             if not self._tables.move(cursor, before, after):
                 raise _Stale
-            self._tables.append(cursor, entries, nodes)
+            self._tables.append(cursor, pending.entries, pending.nodes)
             if checkpoint is not None:
                 self._tables.keep_checkpoint(cursor, checkpoint)
 
-        try:
-            self._store.transact(write)
-        except BaseException:
-            self._sequenced = None  # the frontier moved on in memory: read it again
-            raise
+        self._store.transact(write)
         self._sequenced = after
+        self._pending = _Pending(after=after)
         if checkpoint is not None:
             self._signed_size, self._signed_at = checkpoint.size, time.monotonic()
         return len(batch)

@@ -1,5 +1,5 @@
-"""`cardledger bench` sections "engine", "bots" and "growth" in quick mode: well-formed figures
-only.
+"""`cardledger bench` sections "engine", "bots", "growth", "ratings" and "tlog" in quick mode:
+well-formed figures only.
 
 Nothing here times anything or compares numbers: a figure must merely be a finite positive value
 beside a finite positive baseline, with words saying what both are.
@@ -12,7 +12,7 @@ from types import ModuleType
 
 import pytest
 
-from service.tools.bench import bots, engine, growth, ratings
+from service.tools.bench import bots, engine, growth, ratings, tlog
 from service.tools.bench.figures import Figure
 
 
@@ -28,7 +28,9 @@ def assert_well_formed(figures: list[Figure], section: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "section", [engine, bots, growth, ratings], ids=["engine", "bots", "growth", "ratings"]
+    "section",
+    [engine, bots, growth, ratings, tlog],
+    ids=["engine", "bots", "growth", "ratings", "tlog"],
 )
 def test_quick_figures_are_well_formed(section: ModuleType) -> None:
     figures = section.figures(quick=True)

@@ -5,7 +5,8 @@ at 1/16/64 concurrent games, both stores, 1 and 2 workers), ``store`` (the write
 HTTP), ``engine`` (random playouts through the rules), ``bots`` (a level-5 bot's decision beside
 a random game), ``ratings`` (how well ratings predict finishing order in a simulated population,
 beside a win-rate table), ``growth`` (replay, audit and memory as games grow) and ``live``
-(projection lag under load). Nothing here is asserted: the test suite never times anything.
+(projection lag under load), ``tlog`` (commands with and without the witnessed log's sequencer,
+and the entries/s it takes). Nothing here is asserted: the test suite never times anything.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from pathlib import Path
 
 from service.tools.bench.figures import Figure, markdown_table, text_table
 
-SECTIONS = ("engine", "bots", "ratings", "growth", "store", "http", "live")
+SECTIONS = ("engine", "bots", "ratings", "growth", "store", "tlog", "http", "live")
 BEGIN = "<!-- bench:begin -->"
 END = "<!-- bench:end -->"
 

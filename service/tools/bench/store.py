@@ -8,6 +8,8 @@ command with its stock recorder; raw inserts are what the database does with no 
 
 from __future__ import annotations
 
+import threading
+
 from service.application import Cardledger
 from service.settings import Settings
 from service.tools.bench.figures import Figure
@@ -23,17 +25,34 @@ from service.tools.bench.stores import (
 from service.tools.local_games import keep_playing, register
 
 WRITERS = (1, 8)
+SEQUENCER_GAP = 0.02  # seconds: the sequencer's pause between runs in the API process
 
 
-def our_commands(settings: Settings, threads: int, seconds: float) -> float:
-    """Commands per second through the application, no HTTP and no background work."""
+def our_commands(
+    settings: Settings, threads: int, seconds: float, *, sequencing: bool = False
+) -> float:
+    """Commands per second through the application, no HTTP and no background work (but the
+    witnessed log's sequencer if ``sequencing``: a thread beside the writers, as it runs in the
+    API process)."""
     ledger = Cardledger(settings)
+    stop = threading.Event()
+
+    def sequence() -> None:
+        while not stop.wait(SEQUENCER_GAP):
+            ledger.log.sequencer.catch_up()
+
+    sequencer = threading.Thread(target=sequence, name="bench-sequencer")
+    if sequencing:
+        sequencer.start()
     try:
         players = [register(ledger, 2) for _ in range(threads)]
         return in_threads(
             threads, seconds, lambda index, stop: keep_playing(ledger, players[index], stop)
         )
     finally:
+        stop.set()
+        if sequencing:
+            sequencer.join()
         ledger.close()
 
 
