@@ -18,11 +18,17 @@ class BackgroundWork:
     """The log follower (feeding the deadline watcher, the bot driver and any other
     ``consumers``, such as the live feeds, from the events it reads), the deadline watcher, the
     bot driver, the inline projector (one
-    process at a time) and, on PostgreSQL, the LISTEN connection that wakes them when another
-    process writes."""
+    process at a time), on PostgreSQL the LISTEN connection that wakes them when another
+    process writes, and any ``others`` (the live players' newsroom)."""
 
-    def __init__(self, ledger: Cardledger, consumers: Sequence[Consumer] = ()) -> None:
+    def __init__(
+        self,
+        ledger: Cardledger,
+        consumers: Sequence[Consumer] = (),
+        others: Sequence[Worker] = (),
+    ) -> None:
         settings = ledger.settings
+        self._others = list(others)
         self.read_models = ledger.read_models
         self.watcher = DeadlineWatcher(ledger.commands.expire, ledger.clock)
         self.bots = BotDriver(ledger.games, ledger.commands.play_bot, ledger.clock)
@@ -54,7 +60,7 @@ class BackgroundWork:
     def workers(self) -> list[Worker]:
         """In the order they start (the listener first: it wakes the others)."""
         runners = [self.listener, self.follower, self.watcher, self.bots, self.projector]
-        return [runner.worker for runner in runners if runner is not None]
+        return [runner.worker for runner in runners if runner is not None] + self._others
 
     def health(self) -> list[WorkerHealth]:
         return [worker.health() for worker in self.workers]

@@ -34,7 +34,8 @@ from service.settings import Settings
 
 API_VERSION = "0.1.0"
 INSTANCE_HEADER = "Cardledger-Instance"
-STREAMS = r"^/games/[^/]+/stream$"  # compressing would hold events back until a block filled
+# Compressing a stream would hold its events back until a block filled.
+STREAMS = r"^/(games/[^/]+|players/me)/stream$"
 # Headers a browser client on another origin may send and read.
 CORS_REQUEST_HEADERS = ["Authorization", "Content-Type", "Idempotency-Key", "If-Match"]
 CORS_REQUEST_HEADERS += ["If-None-Match", "Last-Event-ID"]
@@ -60,7 +61,7 @@ def create_app(settings: Settings | None = None, ledger: Cardledger | None = Non
     settings = settings or Settings.from_env()
     ledger = ledger or Cardledger(settings)
     live = Live(ledger)
-    background = BackgroundWork(ledger, consumers=[live.feeds])
+    background = BackgroundWork(ledger, consumers=[live.feeds], others=live.workers)
     instance = secrets.token_hex(4)
     lag = LogLag(ledger.store, background.log_readers(), ledger.clock)
     workers = WorkerCollector(background.health)

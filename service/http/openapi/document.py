@@ -33,16 +33,24 @@ from service.http.openapi.variants import (
 )
 
 CARD_PATTERN = r"^((10|[2-9JQKA])[SHDC]|BJ|RJ)$"
-SSE_EVENT: dict[str, Any] = {
-    "description": "`event: event` (data: an EventOut, id: its version), `event: view` (data: a"
-    " View), `event: end` (data: the final status), and `: ping` comments.",
-    "type": "object",
-    "properties": {
-        "event": {"type": "string"},
-        "id": {"type": "string"},
-        "data": {"type": "string"},
-    },
-}
+
+
+def sse_schema(description: str) -> dict[str, Any]:
+    """An event stream's messages, as a schema can tell them (each field a string)."""
+    fields = {field: {"type": "string"} for field in ("event", "id", "data")}
+    return {"description": description, "type": "object", "properties": fields}
+
+
+SSE_EVENT = sse_schema(
+    "`event: event` (data: an EventOut, id: its version), `event: view` (data: a"
+    " View), `event: end` (data: the final status), and `: ping` comments."
+)
+MESSAGE_SSE_EVENT = sse_schema(
+    "`event:` the message's kind (your_turn, game_started, game_over; more kinds"
+    " may come), `id:` the message's id (send it back as Last-Event-ID), `data:` a PlayerMessage;"
+    " and `: ping` comments."
+)
+SSE_SCHEMAS = {"streamGame": SSE_EVENT, "streamMyMessages": MESSAGE_SSE_EVENT}
 PROBLEM_SCHEMA: dict[str, Any] = {
     "title": "Problem",
     "description": "RFC 9457 problem details; `code` is stable and machine-readable.",
@@ -225,8 +233,9 @@ def _document_constraints(components: dict[str, Any], paths: dict[str, Any]) -> 
                 extra = headers.get(parameter["name"])
             if extra:
                 parameter["schema"] = {"type": "string", **extra}
-        if operation.get("operationId") == "streamGame":
-            operation["responses"]["200"]["content"] = {"text/event-stream": {"schema": SSE_EVENT}}
+        sse = SSE_SCHEMAS.get(str(operation.get("operationId")))
+        if sse is not None:
+            operation["responses"]["200"]["content"] = {"text/event-stream": {"schema": sse}}
 
 
 def _document_enums(components: dict[str, Any], paths: dict[str, Any]) -> None:
