@@ -53,6 +53,8 @@ class Run(msgspec.Struct, frozen=True, kw_only=True):
 
 
 Addressed = tuple[str, PlayerMessage]  # (player id, message)
+MAX_POSITION_DIGITS = 18
+MAX_KIND_LENGTH = 40
 
 
 def message_id(position: int, kind: str) -> str:
@@ -64,6 +66,8 @@ def parse_message_id(text: str) -> tuple[int, str] | None:
     position, dash, kind = text.strip().partition("-")
     if not dash or not position.isdigit() or not kind.replace("_", "").isalpha():
         return None
+    if len(position) > MAX_POSITION_DIGITS or len(kind) > MAX_KIND_LENGTH:
+        return None  # no log position is that long (the stores keep 8-byte integers)
     return int(position), kind
 
 

@@ -159,6 +159,7 @@ def test_a_stream_without_a_player_is_refused_with_a_code(api: Api) -> None:
         ({}, {"ticket": "forged.ticket"}, (401, "invalid_ticket")),
         (api.admin(), {}, (403, "players_only")),
         ({**api.auth(0), "Last-Event-ID": "yesterday"}, {}, (400, "invalid_last_event_id")),
+        ({**api.auth(0), "Last-Event-ID": "9" * 30 + "-a"}, {}, (400, "invalid_last_event_id")),
         (api.auth(0), {"after": "12"}, (422, "invalid_cursor")),
     ):
         refused = client.get("/players/me/stream", headers=headers, params=params)

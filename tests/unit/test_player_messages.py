@@ -117,5 +117,14 @@ def test_a_finished_game_tells_everyone_once() -> None:
 def test_message_ids_parse_back_and_refuse_what_is_not_one() -> None:
     assert parse_message_id("12-your_turn") == (12, "your_turn")
     assert parse_message_id(" 7-game_over") == (7, "game_over")
-    for bad in ("", "12", "-your_turn", "x-your_turn", "12-", "12-your turn", "1.5-a"):
+    for bad in (
+        "",
+        "12",
+        "-your_turn",
+        "x-your_turn",
+        "12-",
+        "12-your turn",
+        "1.5-a",
+        "9" * 19 + "-your_turn",
+    ):
         assert parse_message_id(bad) is None
