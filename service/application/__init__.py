@@ -52,6 +52,7 @@ class Cardledger:
             clock,
             capacity=settings.queue_capacity,
             max_active_games=settings.max_active_games,
+            troubles=self.telemetry,
         )
         self.players = Players(self.store, clock, settings.admin_token)
         self.tickets = TicketBook(self.store, self.games, clock)

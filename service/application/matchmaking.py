@@ -35,6 +35,7 @@ from service.errors import TOO_MANY_GAMES, TOO_MUCH_CONTENTION
 from service.store.event_store import Store
 from service.store.games import Games
 from service.store.queues import Queues
+from service.store.troubles import UNHEARD, Troubles
 
 MAX_ATTEMPTS = 32  # racing joins of one queue each win in turn: more tries than a game's
 BACKOFF_SECONDS = 0.002  # times the attempt, jittered: racers spread out instead of clashing
@@ -126,8 +127,10 @@ class Matchmaking:
         capacity: int,
         max_active_games: int,
         ratings: Ratings | None = None,
+        troubles: Troubles = UNHEARD,
     ) -> None:
         self._store = store
+        self._troubles = troubles
         self._games = games
         self._queries = queries
         self._clock = clock
@@ -189,7 +192,7 @@ class Matchmaking:
     def status(self, principal: Principal) -> list[QueueStatus]:
         """The player's place in every queue they wait in or were last matched from."""
         player_id = seat_holder(principal)
-        found = [status_of(self.queues.fresh(v).state, player_id) for v in VARIANTS]
+        found = [status_of(self.queues.current(v).state, player_id) for v in VARIANTS]
         return [status for status in found if status is not None]
 
     def fill(self, variant_id: str) -> int:
@@ -200,7 +203,7 @@ class Matchmaking:
 
     def waiting(self) -> list[QueueState]:
         """Every variant's queue as stored now (the bot-fill timer starts from them)."""
-        return [self.queues.fresh(variant_id).state for variant_id in VARIANTS]
+        return [self.queues.current(variant_id).state for variant_id in VARIANTS]
 
     def _check_active_games(self, principal: Principal) -> None:
         """Refuse a player who already sits at the most games not over (as the read models
@@ -228,9 +231,10 @@ class Matchmaking:
             try:
                 self._store.save(queue, *games)
             except IntegrityError:
+                self._troubles.retry("queue_conflict")
                 time.sleep(BACKOFF_SECONDS * (attempt + 1) * random.random())
                 continue
-            self.queues.remember(queue)
+            self.queues.remember(queue)  # from here on only read
             for seated in games:
                 self._games.remember(seated)
             return queue, len(games)

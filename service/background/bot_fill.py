@@ -86,7 +86,7 @@ class BotFillTimer:
                 self._fill(variant)
             except Exception:
                 log.exception("could not seat bots in the queue of %s; trying again", variant)
-                with self._lock:
+                with self._lock:  # under no player's name: the variant's queue is looked at again
                     self.due.setdefault((variant, ""), self._clock() + RETRY)
         return len(due)
 

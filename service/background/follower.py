@@ -47,6 +47,7 @@ class LogFollower:
         queues: bool = False,
     ) -> None:
         """``queues``: follow the matchmaking queues' events instead of the games'."""
+        self._sparse = queues
         self._store = store
         self._consumers: Sequence[Any] = consumers
         self._start = start
@@ -72,8 +73,13 @@ class LogFollower:
         if self.position is None:
             self.position = self._start()
         while True:
+            horizon = self._store.writer.horizon() if self._sparse else 0
             batch = self._read(self.position, BATCH)
             if not batch:
+                # Queue events are rare: without this, each read would scan every game event
+                # written since the last one. Every id below the horizon had ended before the
+                # read, which found none of ours among them.
+                self.position = max(self.position, horizon - 1)
                 return
             wanted: list[list[Any]] = [[] for _ in self._consumers]
             for notification in batch:

@@ -19,21 +19,26 @@ class Queues:
         self._copies: dict[str, QueueAggregate] = {}
         self._lock = threading.Lock()
 
-    def fresh(self, variant_id: str) -> QueueAggregate:
-        """The variant's queue as stored now, as a copy to decide on."""
+    def current(self, variant_id: str) -> QueueAggregate:
+        """The variant's queue as stored now, to read only: it is this process's copy."""
         with self._lock:
             known = self._copies.get(variant_id)
         if known is None:
             known = QueueAggregate.empty(variant_id, self._clock())
         newer = list(self._store.events.get(queue_id(variant_id), gt=known.version))
+        if not newer:
+            return known
         current = fold(copy.deepcopy(known), newer)
         self.remember(current)
-        return copy.deepcopy(current)
+        return current
+
+    def fresh(self, variant_id: str) -> QueueAggregate:
+        """The variant's queue as stored now, as a copy to decide on."""
+        return copy.deepcopy(self.current(variant_id))
 
     def remember(self, queue: QueueAggregate) -> None:
-        """Keep the newest copy (the one given stays the caller's)."""
-        kept = copy.deepcopy(queue)
+        """Keep the newest copy; the caller changes the one given no more."""
         with self._lock:
-            current = self._copies.get(queue.state.variant)
-            if current is None or current.version < kept.version:
-                self._copies[queue.state.variant] = kept
+            known = self._copies.get(queue.state.variant)
+            if known is None or known.version < queue.version:
+                self._copies[queue.state.variant] = queue

@@ -51,6 +51,14 @@ def seats_in_log(ledger: Cardledger) -> Counter[str]:
     return taken
 
 
+def conflicts(ledger: Cardledger) -> float:
+    """Writes to a queue this process decided again, the queue having moved on."""
+    found = ledger.telemetry.registry.get_sample_value(
+        "cardledger_retries_total", {"kind": "queue_conflict"}
+    )
+    return found or 0.0
+
+
 def join(ledger: Cardledger, player: Principal, bots: BotWait | None = None) -> str:
     """The status the join answered, or the code it was refused with."""
     try:
@@ -90,6 +98,7 @@ def test_racing_joins_through_two_processes_never_seat_anyone_twice(settings: Se
         assert len(state.waiting) < SEATS  # every table that could form did
         assert seated | set(state.waiting) == {p.player_id for p in queued}
         assert len(seated) == SEATS * len(set(state.matched.values()))
+        assert conflicts(first) + conflicts(second) > 0, "the joins never raced"
         for game_id in set(state.matched.values()):
             game = second.queries.load(UUID(game_id))
             assert game.state.status == "active"
