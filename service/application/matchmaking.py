@@ -19,6 +19,7 @@ from typing import Any, Literal, Protocol
 import msgspec
 from eventsourcing.persistence import IntegrityError
 
+from bots.levels import available_levels
 from domain import game
 from domain.aggregate import GameAggregate
 from domain.fairness import SEED_BYTES
@@ -250,16 +251,26 @@ class Matchmaking:
         return seated
 
 
+def nearest_level(variant_id: str, level: int) -> int:
+    """``level`` if the variant still has bots of it, else its nearest level (the lower one of
+    two as near): an entry that waited through a release that dropped its level still gets
+    its table, and never stops the queue from forming others."""
+    levels = available_levels(variant_id)
+    return min(levels, key=lambda known: (abs(known - level), known))
+
+
 def seat_table(table: Table, variant_id: str, game_id: uuid.UUID, now: datetime) -> GameAggregate:
     """The game of a table: created by its first player (seat 0), the bots after the players'
     seats, then each other player joining; the last seat taken starts it."""
     players = [entry.joined for entry in table.players]
     first = players[0]
-    bots = [
-        SeatedBot(bot=bot_seat(variant_id, table.bot_level), seat=seat)
-        for seat in range(len(players), table.seat_count)
-        if table.bot_level is not None
-    ]
+    bots = []
+    if table.bot_level is not None:
+        level = nearest_level(variant_id, table.bot_level)
+        bots = [
+            SeatedBot(bot=bot_seat(variant_id, level), seat=seat)
+            for seat in range(len(players), table.seat_count)
+        ]
     events = game.create(
         game_id=str(game_id),
         variant_id=variant_id,
