@@ -17,11 +17,12 @@ from datetime import datetime
 from typing import Any, Literal, Protocol
 
 import msgspec
+from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.persistence import IntegrityError
 
 from bots.levels import available_levels
 from domain import game
-from domain.aggregate import GameAggregate
+from domain.aggregate import GameAggregate, project
 from domain.fairness import SEED_BYTES
 from domain.matchmaking import queue as queues
 from domain.matchmaking.entries import QueueState
@@ -29,13 +30,15 @@ from domain.matchmaking.matching import Table, form_tables
 from domain.matchmaking.queue import JoinRequest, QueueAggregate
 from domain.seating import SeatedBot
 from domain.variants import VARIANTS, variant_by_id
-from service.application.commands import bot_seat, new_command_id, seat_holder
+from service.application.commands import bot_seat, new_command_id, receipt_key, seat_holder
 from service.application.queries import GameQueries
 from service.auth import Principal
-from service.errors import TOO_MANY_GAMES, TOO_MUCH_CONTENTION
+from service.errors import IDEMPOTENCY_KEY_REUSED, TOO_MANY_GAMES, TOO_MUCH_CONTENTION
 from service.store.event_store import Store
 from service.store.games import Games
 from service.store.queues import Queues
+from service.store.receipts import Idempotency, ReceiptKey
+from service.store.records import QueueReceipt, Record
 from service.store.troubles import UNHEARD, Troubles
 
 MAX_ATTEMPTS = 32  # racing joins of one queue each win in turn: more tries than a game's
@@ -113,8 +116,24 @@ def status_of(state: QueueState, player_id: str) -> QueueStatus | None:
     )
 
 
-Decide = Callable[[QueueAggregate, datetime], list[GameAggregate]]
-"""Records its events on the queue it is given; returns the games of the tables it formed."""
+def answer_of(queue: QueueAggregate, player_id: str) -> QueueStatus:
+    """A join's answer: the player's entry, or the table it completed."""
+    found = status_of(queue.state, player_id)
+    assert found is not None  # a join leaves the player waiting or matched
+    return found
+
+
+Decide = Callable[[QueueAggregate, datetime], list[GameAggregate | Record]]
+"""Records its events on the queue it is given; returns what to save with it: the games of the
+tables it formed and any receipt."""
+
+
+class Answered(Exception):
+    """A keyed request was carried out before: its answer, as it was given."""
+
+    def __init__(self, answer: QueueStatus) -> None:
+        super().__init__("answered before")
+        self.answer = answer
 
 
 class Matchmaking:
@@ -151,10 +170,17 @@ class Matchmaking:
         rating_band: float | None,
         bots: BotWait | None,
         client_seed: str,
+        idempotency: Idempotency | None = None,
     ) -> QueueStatus:
-        """Wait in the variant's queue; seated at once if that completes a table."""
+        """Wait in the variant's queue; seated at once if that completes a table. A keyed
+        join carried out before is answered as it was then, and writes nothing."""
         player_id = seat_holder(principal)
         variant_id = variant_by_id(variant).id
+        key = receipt_key(principal, f"queue:{variant_id}", idempotency)
+        try:
+            self._check_answered(key)
+        except Answered as answered:
+            return answered.answer
         if bots is not None:
             bot_seat(variant_id, bots.level)  # 422 unknown_level
         self._check_active_games(principal)
@@ -171,20 +197,27 @@ class Matchmaking:
             client_seed=client_seed,
         )
 
-        def decide(queue: QueueAggregate, now: datetime) -> list[GameAggregate]:
+        def decide(queue: QueueAggregate, now: datetime) -> list[GameAggregate | Record]:
+            self._check_answered(key)  # again: a racing retry with the key may have won
             queue.record(queues.join(queue.state, request, capacity=self.capacity), now)
-            return self._seat(queue, now)
+            saved: list[GameAggregate | Record] = [*self._seat(queue, now)]
+            if key is not None:
+                answer = msgspec.to_builtins(answer_of(queue, player_id))
+                receipt = QueueReceipt(request_digest=key.idempotency.digest, answer=answer)
+                saved.append(Record.new(key.receipt_id, receipt, now))
+            return saved
 
-        queue, _ = self._settle(variant_id, decide)
-        found = status_of(queue.state, player_id)
-        assert found is not None
-        return found
+        try:
+            queue, _ = self._settle(variant_id, decide)
+        except Answered as answered:
+            return answered.answer
+        return answer_of(queue, player_id)
 
     def leave(self, principal: Principal, variant: str) -> None:
         player_id = seat_holder(principal)
         variant_id = variant_by_id(variant).id
 
-        def decide(queue: QueueAggregate, now: datetime) -> list[GameAggregate]:
+        def decide(queue: QueueAggregate, now: datetime) -> list[GameAggregate | Record]:
             queue.record(queues.leave(queue.state, player_id), now)
             return []  # a leave completes no table (a wait for bots that has passed: fill's)
 
@@ -199,7 +232,7 @@ class Matchmaking:
     def fill(self, variant_id: str) -> int:
         """Form every table the variant's queue allows now (bots whose wait has passed);
         returns how many were formed."""
-        _, formed = self._settle(variant_id, self._seat)
+        _, formed = self._settle(variant_id, lambda queue, now: [*self._seat(queue, now)])
         return formed
 
     def waiting(self) -> list[QueueState]:
@@ -219,6 +252,23 @@ class Matchmaking:
                 f"you sit at {seated} games not over; the most is {most}", most=most
             )
 
+    def _check_answered(self, key: ReceiptKey | None) -> None:
+        """Raise ``Answered`` if the keyed request was carried out before; a different request
+        with the same key is refused (422 ``idempotency_key_reused``)."""
+        if key is None:
+            return
+        try:
+            record: Any = self._store.repository.get(key.receipt_id, projector_func=project)
+        except AggregateNotFoundError:
+            return
+        receipt = record.payload
+        if (
+            not isinstance(receipt, QueueReceipt)
+            or receipt.request_digest != key.idempotency.digest
+        ):
+            raise IDEMPOTENCY_KEY_REUSED("this Idempotency-Key was used with a different request")
+        raise Answered(msgspec.convert(receipt.answer, QueueStatus))
+
     def _settle(self, variant_id: str, decide: Decide) -> tuple[QueueAggregate, int]:
         """Decide on the queue as stored and save it with the games of the tables formed in
         one transaction; a clash with a racing write is decided again. Returns the queue after
@@ -226,16 +276,17 @@ class Matchmaking:
         for attempt in range(MAX_ATTEMPTS):
             queue = self.queues.fresh(variant_id)
             now = self._clock()
-            games = decide(queue, now)
+            saved = decide(queue, now)
             if not queue.pending_events:
                 return queue, 0
             try:
-                self._store.save(queue, *games)
+                self._store.save(queue, *saved)
             except IntegrityError:
                 self._troubles.retry("queue_conflict")
                 time.sleep(BACKOFF_SECONDS * (attempt + 1) * random.random())
                 continue
             self.queues.remember(queue)  # from here on only read
+            games = [record for record in saved if isinstance(record, GameAggregate)]
             for seated in games:
                 self._games.remember(seated)
             return queue, len(games)

@@ -17,7 +17,7 @@ from service.application import Cardledger
 from service.http.app import create_app
 from service.settings import Settings
 from tests.client import Api
-from tests.threads import wait_until
+from tests.threads import at_once, wait_until
 
 QUEUE = "/matchmaking/queue"
 
@@ -201,3 +201,31 @@ def api_of(settings: Settings, *, clock_ahead: float = 0) -> Iterator[Api]:
             yield Api(client, ledger)
     finally:
         ledger.close()
+
+
+def test_a_keyed_join_retried_is_answered_as_it_was_and_queues_nobody_again(api: Api) -> None:
+    """Without the key, a retry of a join that was seated at once would queue the player again."""
+    api.register(2)
+    join(api, 0, max_seats=2)
+    keyed = {**api.auth(1), "Idempotency-Key": "join-1"}
+    body = {"variant": "open-hand", "max_seats": 2}
+    first = api.client.post(QUEUE, json=body, headers=keyed)
+    assert first.json()["status"] == "matched", first.text
+    before = api.ledger.store.last_position()
+    again = api.client.post(QUEUE, json=body, headers=keyed)
+    assert (again.status_code, again.json()) == (200, first.json())
+    assert api.ledger.store.last_position() == before
+    assert [entry["status"] for entry in entries(api, 1)] == ["matched"]
+    other = api.client.post(QUEUE, json={**body, "max_seats": 3}, headers=keyed)
+    assert (other.status_code, other.json()["code"]) == (422, "idempotency_key_reused")
+
+
+def test_keyed_joins_racing_with_one_key_queue_once(api: Api) -> None:
+    api.register(1)
+    keyed = {**api.auth(0), "Idempotency-Key": "join-race"}
+    body = {"variant": "open-hand", "min_seats": 3}
+    answers = at_once([lambda: api.client.post(QUEUE, json=body, headers=keyed)] * 6)
+    assert {a.status_code for a in answers} == {200}, [a.text for a in answers]
+    assert len({a.text for a in answers}) == 1  # each the one original answer
+    state = api.ledger.matchmaking.queues.current("open-hand").state
+    assert len(state.waiting) == 1

@@ -14,7 +14,9 @@ from service.application import Cardledger
 from service.application.matchmaking import BotWait, QueueStatus
 from service.auth import Principal
 from service.errors import (
+    IDEMPOTENCY_KEY_REUSED,
     INVALID_BODY,
+    INVALID_IDEMPOTENCY_KEY,
     PLAYERS_ONLY,
     TOO_MANY_GAMES,
     TOO_MUCH_CONTENTION,
@@ -22,6 +24,7 @@ from service.errors import (
 )
 from service.http.bodies import JoinQueue, convert, decode_json
 from service.http.contract import Token, declare, rule_refusals
+from service.http.dependencies import IdempotencyKey, idempotency
 
 # The seating rules of a new game: a table formed from checked entries never breaks them, but
 # the source scan (tests/contract) cannot tell, so they are declared.
@@ -45,6 +48,8 @@ class MatchmakingController(Controller):
         sync_to_thread=True,
         **declare(
             Token.REQUIRED,
+            INVALID_IDEMPOTENCY_KEY,
+            IDEMPOTENCY_KEY_REUSED,
             PLAYERS_ONLY,
             INVALID_BODY,
             UNKNOWN_LEVEL,
@@ -60,8 +65,11 @@ class MatchmakingController(Controller):
         request: Request[Principal, Any, Any],
         ledger: NamedDependency[Cardledger],
         body: RawBody,
+        idempotency_key: IdempotencyKey,
     ) -> QueueStatus:
-        entry = convert(decode_json(body), JoinQueue)
+        data = decode_json(body)
+        entry = convert(data, JoinQueue)
+        key = idempotency(idempotency_key, request, data)
         bots = entry.bots
         return ledger.matchmaking.join(
             request.user,
@@ -72,6 +80,7 @@ class MatchmakingController(Controller):
             rating_band=entry.rating_band,
             bots=None if bots is None else BotWait(after=bots.after, level=bots.level),
             client_seed=entry.client_seed,
+            idempotency=key,
         )
 
     @get(
