@@ -19,9 +19,10 @@ from domain.commands import Command, Leave, VoteCancel
 from domain.fairness import Draw, RandomStream
 from projections.views import View
 
-ALGORITHM: Final = 1
+ALGORITHM: Final = 2
 """The version of every level's decisions. A change to any decision makes a new version; every
-version ever recorded stays re-runnable (``bots.levels.player`` takes it)."""
+version ever recorded stays re-runnable (``bots.levels.player`` takes it). 2: search levels'
+budgets resized to 50 ms and their candidates capped by the budget."""
 
 LEVELS: Final = range(1, 6)
 

@@ -21,42 +21,67 @@ from bots.worlds import worlds
 
 class Budget(msgspec.Struct, frozen=True):
     """Level 3's rollouts a decision and the moves a rollout may last before it is scored as it
-    stands; level 4 has twice the rollouts, level 5 four times, sized so that a level-5 move
-    takes at most about 50 ms on one core (``make bench``)."""
+    stands; level 4 has twice the rollouts, level 5 four times."""
 
     rollouts: int
     horizon: int
 
 
-SEARCH_BUDGETS: Mapping[str, Budget] = {
-    "open-hand": Budget(rollouts=16, horizon=64),  # a whole game: 5 tricks of up to 8 cards
-    "heartbeat": Budget(rollouts=16, horizon=64),  # a whole game: 3 rounds of up to 6 choices
-    "double-heartbeat": Budget(rollouts=12, horizon=8),  # a hand is ~130 moves: cut short
-    "cancellation-hearts": Budget(rollouts=8, horizon=24),  # cut: hands of ~100 moves
-    "one-up-one-down": Budget(rollouts=16, horizon=8),  # cut: a game runs to hundreds of moves
+FIRST_BUDGETS: Mapping[str, Budget] = {
+    "open-hand": Budget(rollouts=16, horizon=64),
+    "heartbeat": Budget(rollouts=16, horizon=64),
+    "double-heartbeat": Budget(rollouts=12, horizon=8),
+    "cancellation-hearts": Budget(rollouts=8, horizon=24),
+    "one-up-one-down": Budget(rollouts=16, horizon=8),
 }
+"""Algorithm 1's budgets, uncapped candidates: kept so that its games re-run (its level 5 took
+up to 72 ms at p95 on a loaded core: too much)."""
+
+SEARCH_BUDGETS: Mapping[str, Budget] = {
+    "open-hand": Budget(rollouts=12, horizon=64),  # a whole game: 5 tricks of up to 8 cards
+    "heartbeat": Budget(rollouts=12, horizon=64),  # a whole game: 3 rounds of up to 6 choices
+    "double-heartbeat": Budget(rollouts=8, horizon=8),  # a hand is ~130 moves: cut short
+    "cancellation-hearts": Budget(rollouts=5, horizon=24),  # cut: hands of ~100 moves
+    "one-up-one-down": Budget(rollouts=10, horizon=8),  # cut: a game runs to hundreds of moves
+}
+"""Algorithm 2's budgets, with candidates capped at half the rollouts (``Search.capped``):
+sized so that a level-5 move takes at most 50 ms at p95 on one core (``make bench``)."""
 
 
-def _search(level: int) -> Callable[[str], Player | None]:
+def _search(
+    level: int, budgets: Mapping[str, Budget], *, capped: bool
+) -> Callable[[str], Player | None]:
     def make(variant: str) -> Player | None:
-        budget = SEARCH_BUDGETS.get(variant)
+        budget = budgets.get(variant)
         sampler = worlds().get(variant)
         if budget is None or sampler is None:
             return None
-        rollouts = budget.rollouts << (level - 3)
         prior = RULE_BASED[variant]() if variant in RULE_BASED else None
-        return Search(sampler(), rollouts=rollouts, horizon=budget.horizon, prior=prior)
+        return Search(
+            sampler(),
+            rollouts=budget.rollouts << (level - 3),
+            horizon=budget.horizon,
+            prior=prior,
+            capped=capped,
+        )
 
     return make
+
+
+def _rule_based(variant: str) -> Player | None:
+    return RULE_BASED[variant]() if variant in RULE_BASED else None
 
 
 VERSIONS: Mapping[int, Mapping[int, Callable[[str], Player | None]]] = {
     1: {
         1: lambda variant: Random(),
-        2: lambda variant: RULE_BASED[variant]() if variant in RULE_BASED else None,
-        3: _search(3),
-        4: _search(4),
-        5: _search(5),
+        2: _rule_based,
+        **{level: _search(level, FIRST_BUDGETS, capped=False) for level in (3, 4, 5)},
+    },
+    2: {
+        1: lambda variant: Random(),
+        2: _rule_based,
+        **{level: _search(level, SEARCH_BUDGETS, capped=True) for level in (3, 4, 5)},
     },
 }
 """Algorithm version -> level -> the variant's player (None where the variant has none)."""

@@ -124,7 +124,9 @@ class Search:
     """A search level: ``rollouts`` rollouts a decision (spread over the candidates), each at
     most ``horizon`` moves long. With a ``prior`` (the variant's rule-based player), its command
     stands unless another candidate beat it in the same worlds by more than twice the standard
-    error of their difference: a few noisy rollouts never overturn a sound rule."""
+    error of their difference: a few noisy rollouts never overturn a sound rule. ``capped``
+    (algorithm 2 on) compares at most half as many candidates as there are rollouts, so that the
+    budget bounds a decision's work whatever the position offers."""
 
     def __init__(
         self,
@@ -134,18 +136,24 @@ class Search:
         horizon: int,
         prior: Player | None = None,
         per_form: int = 8,
+        capped: bool = False,
     ) -> None:
         self.world = world
         self.rollouts = rollouts
         self.horizon = horizon
         self.prior = prior
         self.per_form = per_form
+        self.capped = capped
 
     def choose(self, view: View, draw: Draw) -> Command:
         seat = view.seat
         assert seat is not None, "a bot decides for a seat"
         ruled = self.prior.choose(view, draw) if self.prior is not None else None
         options = candidates(view, draw, self.per_form, first=ruled)
+        if self.capped:
+            options = at_most(
+                options, max(2, self.rollouts // 2), draw, keep_first=ruled is not None
+            )
         if len(options) == 1:
             return options[0]
         scores: list[list[float]] = [[] for _ in options]
@@ -169,6 +177,16 @@ class Search:
             return 0.0  # legal in the view but not in this world: never the case for a sound World
         rollout.play_on(Draw(label, b"rollout"), self.horizon)
         return value(rollout.rules, rollout.table, seat)
+
+
+def at_most(options: list[Command], most: int, draw: Draw, *, keep_first: bool) -> list[Command]:
+    """At most ``most`` of ``options``, drawn at random (the first kept where ``keep_first``):
+    with more candidates than the budget has rollouts, the work would grow with the candidates,
+    not the budget (a face-down play of One Up One Down has up to 169)."""
+    if len(options) <= most:
+        return options
+    kept = options[:1] if keep_first else []
+    return kept + list(draw.shuffle(options[len(kept) :]))[: most - len(kept)]
 
 
 def _best(totals: Sequence[float]) -> int:

@@ -42,6 +42,8 @@ class LeaderboardRow(msgspec.Struct, frozen=True, kw_only=True):
     games: int
     wins: int
     points: int
+    rating: float  # projections.ratings: the player's rating in the variant, and its
+    uncertainty: float  # uncertainty (one standard deviation)
 
 
 class Result(msgspec.Struct, frozen=True, kw_only=True):

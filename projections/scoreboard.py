@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable, Sequence
+
 import msgspec
 
 from domain.game_state import GameState
@@ -32,31 +34,41 @@ class Scoreboard(msgspec.Struct, frozen=True, kw_only=True):
     void: bool = False
 
 
+def placing(state: GameState, totals: tuple[int, ...]) -> Callable[[int], tuple[bool, int]]:
+    """A seat's place as a sort key (smaller: placed better): winners first, then by total
+    (lower first where the variant's lowest wins)."""
+    sign = 1 if state.rules.lower_score_wins else -1
+    winners = state.outcome.winners if state.outcome else ()
+    return lambda seat: (seat not in winners, sign * totals[seat])
+
+
+def shared_ranks(order: Sequence[int], key: Callable[[int], Hashable]) -> list[int]:
+    """The rank of each seat of ``order`` (sorted by ``key``): equal keys share a rank, the
+    next skips (1, 1, 3)."""
+    ranks: list[int] = []
+    for position, seat in enumerate(order):
+        tied = position > 0 and key(seat) == key(order[position - 1])
+        ranks.append(ranks[-1] if tied else position + 1)
+    return ranks
+
+
 def ranking(state: GameState, totals: tuple[int, ...]) -> tuple[Standing, ...]:
     """Winners first (a forfeit's winner may trail a seat that left), then by total; equal
     places share a rank."""
     if state.status == "cancelled":
         return ()
-    sign = 1 if state.rules.lower_score_wins else -1
-    winners = state.outcome.winners if state.outcome else ()
-
-    def place(seat: int) -> tuple[bool, int]:
-        return seat not in winners, sign * totals[seat]
-
+    place = placing(state, totals)
     order = sorted((index for index, _ in state.taken), key=lambda seat: (*place(seat), seat))
-    standings: list[Standing] = []
-    for position, seat in enumerate(order):
-        tied = position > 0 and place(seat) == place(order[position - 1])
-        standings.append(
-            Standing(
-                rank=standings[-1].rank if tied else position + 1,
-                seat=seat,
-                name=state.seat(seat).name,
-                total=totals[seat],
-                winner=seat in winners,
-            )
+    return tuple(
+        Standing(
+            rank=rank,
+            seat=seat,
+            name=state.seat(seat).name,
+            total=totals[seat],
+            winner=not place(seat)[0],
         )
-    return tuple(standings)
+        for seat, rank in zip(order, shared_ranks(order, place), strict=True)
+    )
 
 
 def scoreboard(state: GameState) -> Scoreboard:

@@ -65,6 +65,7 @@ PERSPECTIVE_FORBIDDEN = Refusal(403, "perspective_forbidden")
 # What it asks about.
 GAME_NOT_FOUND = Refusal(404, "game_not_found")
 VARIANT_NOT_FOUND = Refusal(404, "variant_not_found")
+PLAYER_NOT_FOUND = Refusal(404, "player_not_found")
 GAME_NOT_OVER = Refusal(409, "game_not_over")
 VERSION_MISMATCH = Refusal(412, "version_mismatch")
 # Limits and the store.

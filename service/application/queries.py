@@ -3,7 +3,7 @@ as stored now; the lobby, scoreboards and leaderboards from the materialized rea
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from uuid import UUID
@@ -26,7 +26,7 @@ from service.application.results import EventPage, Leaderboard, ReplayPage
 from service.auth import Principal
 from service.errors import GAME_NOT_FOUND, GAME_NOT_OVER, PLAYERS_ONLY
 from service.read_models.models import ReadModels
-from service.read_models.pages import BoardPlace, LobbyPlace, Page
+from service.read_models.pages import BoardPlace, LobbyPlace, Page, RatingPlace
 from service.store.event_store import Store
 from service.store.games import Games
 
@@ -169,7 +169,7 @@ class GameQueries:
     # --- the read models -------------------------------------------------------------------------
 
     def scoreboard(self, game_id: UUID) -> Scoreboard:
-        self._read_your_writes()
+        self.read_your_writes()
         board = self._read_models.scoreboard(game_id)
         if board is None:
             raise GAME_NOT_FOUND("no such game")
@@ -186,21 +186,27 @@ class GameQueries:
         """A page of the lobby, newest first: at most ``limit`` (capped) games after ``after``."""
         if variant is not None:
             variant_by_id(variant)
-        self._read_your_writes()
+        self.read_your_writes()
         return self._read_models.lobby(
             status=status, variant=variant, limit=min(limit, LOBBY_LIMIT), after=after
         )
 
     def leaderboard(
-        self, variant: str | None, *, limit: int, after: dict[str, BoardPlace] | None
-    ) -> Page[Leaderboard, dict[str, BoardPlace]]:
-        """Each variant's ranked players (or one variant's), ``limit`` rows each. ``after``
-        holds where each variant's next rows start; a variant it leaves out was listed to its
-        end (its rows are empty). The next page's places hold the variants with more rows."""
+        self,
+        variant: str | None,
+        *,
+        by_rating: bool = False,
+        limit: int,
+        after: Mapping[str, BoardPlace | RatingPlace] | None,
+    ) -> Page[Leaderboard, dict[str, BoardPlace | RatingPlace]]:
+        """Each variant's ranked players (or one variant's), ``limit`` rows each, by wins or
+        (``by_rating``) by rating. ``after`` holds where each variant's next rows start; a
+        variant it leaves out was listed to its end (its rows are empty). The next page's
+        places hold the variants with more rows."""
         chosen = [variant_by_id(variant)] if variant is not None else list(VARIANTS.values())
-        self._read_your_writes()
+        self.read_your_writes()
         boards: list[Leaderboard] = []
-        places: dict[str, BoardPlace] = {}
+        places: dict[str, BoardPlace | RatingPlace] = {}
         for rules in chosen:
             if after is not None and rules.id not in after:
                 boards.append(Leaderboard(variant=rules.id, rows=[]))
@@ -208,6 +214,7 @@ class GameQueries:
             page = self._read_models.leaderboard(
                 rules.id,
                 lower_wins=rules.lower_score_wins,
+                by_rating=by_rating,
                 limit=limit,
                 after=None if after is None else after[rules.id],
             )
@@ -227,12 +234,12 @@ class GameQueries:
         """The games a player sits at (has ever sat at), newest first."""
         if principal.player_id is None:
             raise PLAYERS_ONLY("the operator sits at no game")
-        self._read_your_writes()
+        self.read_your_writes()
         return self._read_models.games_of(
             principal.player_id, status=status, limit=limit, after=after
         )
 
-    def _read_your_writes(self) -> None:
+    def read_your_writes(self) -> None:
         """With in-process read models, answer once they reflect every write committed before
         this request (bounded: they answer as they stand after a second)."""
         if self._wait_for_read_models:

@@ -24,9 +24,12 @@ import msgspec
 
 from domain.aggregate import GameAggregate, Recorded, project
 from domain.events import GameFinished
+from domain.game_state import GameState
 from projections.lobby import LeaderboardRow, LobbyEntry, lobby_entry, results
+from projections.ratings import Rating, participants, rate_game, ratings_after
 from projections.scoreboard import Scoreboard, scoreboard
-from service.read_models.pages import BoardPlace, LobbyPlace, Page
+from service.read_models.pages import BoardPlace, LobbyPlace, Page, RatingPlace
+from service.read_models.rating_tables import CurrentRating, RatedGame
 from service.read_models.tables import GameRow, Running, Tables
 from service.store.event_store import Store
 
@@ -112,14 +115,14 @@ class ReadModels:
         if not batch:
             return 0
         folded: dict[UUID, GameAggregate] = {}
-        finished: list[UUID] = []
+        finished: list[tuple[int, UUID]] = []  # the log position of each game's end
         for notification in batch:
             event = self.store.decode(notification)
             game_id = event.originator_id
             known = folded.get(game_id) or self._folds.get(game_id)
             folded[game_id] = self._fold(known, event)
             if isinstance(event.payload, GameFinished):
-                finished.append(game_id)
+                finished.append((notification.id, game_id))
 
         # Rows are made before the transaction: on PostgreSQL every reader of the log waits for
         # the oldest transaction in flight, so this one must be short.
@@ -130,7 +133,8 @@ class ReadModels:
             for _, seat in aggregate.state.taken
             if seat.bot is None  # a bot has no games of its own to list
         ]
-        counted = [result for game_id in finished for result in results(folded[game_id].state)]
+        counted = [result for _, game_id in finished for result in results(folded[game_id].state)]
+        rated, ratings = self._rate([(end, folded[game_id].state) for end, game_id in finished])
 
         def write(cursor: Any) -> None:
             if not self.tables.move(cursor, position, batch[-1].id):
@@ -138,12 +142,45 @@ class ReadModels:
             self.tables.write_games(cursor, rows)
             self.tables.seat(cursor, seats)
             self.tables.count(cursor, counted)
+            self.tables.ratings.record(cursor, rated, ratings)
 
         self.store.transact(write)
         self._remember(folded)
         with self._moved:
             self._moved.notify_all()
         return len(batch)
+
+    def _rate(
+        self, ended: list[tuple[int, GameState]]
+    ) -> tuple[list[RatedGame], dict[tuple[str, str], Rating]]:
+        """The batch's rated games in the order they ended, each from the ratings the games
+        before it left, and the ratings after the last (keyed by variant and rated id).
+
+        The ratings are read before the write transaction (which must stay short): they are
+        the ones as of ``position`` because every change to them moves the position, and a
+        runner that moved it since makes this batch's compare-and-set fail (``_Stale``)."""
+        games = [(end, state, participants(state)) for end, state in ended]
+        current = self.tables.ratings.current(
+            (state.variant, seat.rated_id) for _, state, seats in games for seat in seats
+        )
+        rated: list[RatedGame] = []
+        changed: dict[tuple[str, str], Rating] = {}
+        for end, state, seats in games:
+            if not seats:
+                continue  # void: cancelled
+            variant = state.variant
+            known = {
+                seat.rated_id: current[variant, seat.rated_id]
+                for seat in seats
+                if (variant, seat.rated_id) in current
+            }
+            rated_seats = rate_game(seats, known)
+            for rated_id, rating in ratings_after(rated_seats).items():
+                current[variant, rated_id] = changed[variant, rated_id] = rating
+            rated.append(
+                RatedGame(position=end, game_id=state.game_id, variant=variant, seats=rated_seats)
+            )
+        return rated, changed
 
     def _fold(self, known: GameAggregate | None, event: Recorded) -> GameAggregate:
         """The game after ``event``, from its state just before (loaded if not in memory)."""
@@ -219,7 +256,34 @@ class ReadModels:
     ) -> Page[LobbyEntry, LobbyPlace]:
         return self.tables.games_of(player_id, status=status, limit=limit, after=after)
 
+    def rating_of(self, player_id: str, variant: str) -> CurrentRating | None:
+        """A player's (or a bot level's rated id's) current rating in a variant; None before
+        their first rated game there (then ``projections.ratings.NEW`` applies)."""
+        return next(
+            (found for found in self.tables.ratings.of(player_id) if found.variant == variant),
+            None,
+        )
+
+    def ratings_of(self, rated_id: str) -> list[CurrentRating]:
+        return self.tables.ratings.of(rated_id)
+
+    def rated_games(
+        self, rated_id: str, variant: str, *, after: int = 0, limit: int | None = None
+    ) -> list[RatedGame]:
+        return self.tables.ratings.games_of(rated_id, variant, after=after, limit=limit)
+
+    def all_ratings(self) -> list[CurrentRating]:
+        return self.tables.ratings.everyone()
+
     def leaderboard(
-        self, variant: str, *, lower_wins: bool, limit: int, after: BoardPlace | None
-    ) -> Page[LeaderboardRow, BoardPlace]:
-        return self.tables.leaderboard(variant, lower_wins=lower_wins, limit=limit, after=after)
+        self,
+        variant: str,
+        *,
+        lower_wins: bool,
+        by_rating: bool,
+        limit: int,
+        after: BoardPlace | RatingPlace | None,
+    ) -> Page[LeaderboardRow, BoardPlace | RatingPlace]:
+        return self.tables.leaderboard(
+            variant, lower_wins=lower_wins, by_rating=by_rating, limit=limit, after=after
+        )

@@ -32,3 +32,11 @@ class BoardPlace(msgspec.Struct, frozen=True, array_like=True):
     points: int
     games: int
     player_id: str
+
+
+class RatingPlace(msgspec.Struct, frozen=True, array_like=True):
+    """Where a player stands on a leaderboard by rating (best first)."""
+
+    rating: float
+    uncertainty: float
+    player_id: str

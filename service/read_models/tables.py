@@ -16,11 +16,15 @@ from uuid import UUID
 import msgspec
 
 from projections.lobby import LeaderboardRow, LobbyEntry, Result
+from projections.ratings import NEW
 from projections.scoreboard import Scoreboard
-from service.read_models.pages import BoardPlace, Item, LobbyPlace, Page, Place
+from service.read_models.pages import BoardPlace, Item, LobbyPlace, Page, Place, RatingPlace
+from service.read_models.rating_tables import TABLES as RATING_TABLES
+from service.read_models.rating_tables import RatingTables
 from service.store.event_store import Store
 
-SCHEMA_VERSION = 4  # 2: each game's running deadline; 3: who sits at which game; 4: bot seats
+SCHEMA_VERSION = 5  # 2: each game's running deadline; 3: who sits at which game; 4: bot seats;
+# 5: ratings (rating_tables.py) and the leaderboard's rating columns
 MAIN = "main"  # the position of the rows
 SCHEMA = "schema"  # the version of the rows' shape
 
@@ -59,7 +63,9 @@ class Tables:
             "games": prefix + "readmodel_games",
             "leaderboard": prefix + "readmodel_leaderboard",
             "seats": prefix + "readmodel_seats",
+            **{table: prefix + f"readmodel_{table}" for table in RATING_TABLES},
         }
+        self.ratings = RatingTables(self._sql, self._reading)
         with store.schema_lock("readmodels"):
             store.transact(self._create)
 
@@ -80,10 +86,12 @@ class Tables:
         )
         cursor.execute(self._sql("SELECT position FROM {positions} WHERE name = {p}"), (SCHEMA,))
         found = cursor.fetchone()
-        if found is None or int(found["position"]) != SCHEMA_VERSION:
+        fresh = found is None or int(found["position"]) != SCHEMA_VERSION
+        if fresh:
             cursor.execute(self._sql("DROP TABLE IF EXISTS {games}"))
             cursor.execute(self._sql("DROP TABLE IF EXISTS {leaderboard}"))
             cursor.execute(self._sql("DROP TABLE IF EXISTS {seats}"))
+        self.ratings.create(cursor, fresh=fresh)
         cursor.execute(
             self._sql(
                 "CREATE TABLE IF NOT EXISTS {games} ("
@@ -106,7 +114,7 @@ class Tables:
                 " PRIMARY KEY (variant, player_id))"
             )
         )
-        if found is None or int(found["position"]) != SCHEMA_VERSION:
+        if fresh:
             for name, value in ((MAIN, 0), (SCHEMA, SCHEMA_VERSION)):
                 cursor.execute(
                     self._sql(
@@ -175,6 +183,7 @@ class Tables:
         cursor.execute(self._sql("DELETE FROM {games}"))
         cursor.execute(self._sql("DELETE FROM {leaderboard}"))
         cursor.execute(self._sql("DELETE FROM {seats}"))
+        self.ratings.clear(cursor)
         cursor.execute(self._sql("UPDATE {positions} SET position = 0 WHERE name = {p}"), (MAIN,))
 
     # --- reads -----------------------------------------------------------------------------------
@@ -273,51 +282,77 @@ class Tables:
         return None if row is None else msgspec.json.decode(row["scoreboard"], type=Scoreboard)
 
     def leaderboard(
-        self, variant: str, *, lower_wins: bool, limit: int, after: BoardPlace | None
-    ) -> Page[LeaderboardRow, BoardPlace]:
-        """``limit`` rows best first, from the one after ``after`` (the best if None), each with
-        its rank in the whole board: equal wins and points share one, the next skips (1, 1, 3)."""
-        order = board_order(lower_wins)
+        self,
+        variant: str,
+        *,
+        lower_wins: bool,
+        by_rating: bool = False,
+        limit: int,
+        after: BoardPlace | RatingPlace | None,
+    ) -> Page[LeaderboardRow, BoardPlace | RatingPlace]:
+        """``limit`` rows best first (most wins, or the highest rating), from the one after
+        ``after`` (the best if None), each with its rank in the whole board: equal places
+        share one, the next skips (1, 1, 3)."""
+        order = RATING_ORDER if by_rating else board_order(lower_wins)
         where, values = "", list[object]()
         if after is not None:
             condition, values = strictly_after(order, after)
             where = f" WHERE {condition}"
+        joined = (  # a player on the board has finished a game, so has a rating (or NEW's)
+            "SELECT l.player_id AS player_id, l.name AS name, l.games AS games,"
+            f" l.wins AS wins, l.points AS points, COALESCE(r.mu, {NEW.mu!r}) AS rating,"
+            f" COALESCE(r.sigma, {NEW.sigma!r}) AS uncertainty"
+            " FROM {leaderboard} l LEFT JOIN {ratings} r"
+            " ON r.variant = l.variant AND r.rated_id = l.player_id WHERE l.variant = {p}"
+        )
         query = (  # ranked before the page is cut: every page has the whole board's ranks
-            "SELECT player_id, name, games, wins, points, standing FROM ("
-            "SELECT player_id, name, games, wins, points,"
+            "SELECT * FROM (SELECT *,"
             f" RANK() OVER (ORDER BY {order_by(order[:2])}) AS standing"
-            " FROM {leaderboard} WHERE variant = {p}) AS ranked"
+            f" FROM ({joined}) AS joined) AS ranked"
             f"{where} ORDER BY {order_by(order)} LIMIT {int(limit) + 1}"
         )
         with self._reading() as cursor:
             cursor.execute(self._sql(query), (variant, *values))
             rows = cursor.fetchall()
-        placed = [
-            (
-                BoardPlace(
-                    wins=int(row["wins"]),
-                    points=int(row["points"]),
-                    games=int(row["games"]),
-                    player_id=row["player_id"],
-                ),
-                LeaderboardRow(
-                    rank=int(row["standing"]),
-                    player_id=row["player_id"],
-                    name=row["name"],
-                    games=int(row["games"]),
-                    wins=int(row["wins"]),
-                    points=int(row["points"]),
-                ),
-            )
-            for row in rows
-        ]
+        placed = [(_board_place(row, by_rating), _board_row(row)) for row in rows]
         return page_of(placed, limit)
+
+
+def _board_place(row: Any, by_rating: bool) -> BoardPlace | RatingPlace:
+    if by_rating:
+        return RatingPlace(
+            rating=float(row["rating"]),
+            uncertainty=float(row["uncertainty"]),
+            player_id=row["player_id"],
+        )
+    return BoardPlace(
+        wins=int(row["wins"]),
+        points=int(row["points"]),
+        games=int(row["games"]),
+        player_id=row["player_id"],
+    )
+
+
+def _board_row(row: Any) -> LeaderboardRow:
+    return LeaderboardRow(
+        rank=int(row["standing"]),
+        player_id=row["player_id"],
+        name=row["name"],
+        games=int(row["games"]),
+        wins=int(row["wins"]),
+        points=int(row["points"]),
+        rating=float(row["rating"]),
+        uncertainty=float(row["uncertainty"]),
+    )
 
 
 # --- the lists' orders, and where a page starts ---------------------------------------------------
 
 Order = tuple[tuple[str, bool], ...]  # (column, descending), most significant first
 NEWEST_FIRST: Order = (("created_at", True), ("game_id", True))  # ties by id: a total order
+
+
+RATING_ORDER: Order = (("rating", True), ("uncertainty", False), ("player_id", False))
 
 
 def board_order(lower_wins: bool) -> Order:

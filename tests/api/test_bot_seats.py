@@ -10,11 +10,12 @@ from typing import Any
 
 import pytest
 
+from bots.contract import ALGORITHM
 from bots.levels import available_levels
 from tests.client import SHORT_GAMES, Api
 from tests.threads import wait_until
 
-LEVEL_1 = {"algorithm": 1, "level": 1}
+LEVEL_1 = {"algorithm": ALGORITHM, "level": 1}  # seated today: the current algorithm
 
 
 def create(api: Api, variant: str, bots: list[dict[str, int]], seats: int | None = None) -> Any:

@@ -3,14 +3,21 @@ legal to the end, decisions reproducible from their draw, and search stronger th
 
 from __future__ import annotations
 
+import hashlib
+
 import msgspec
 import pytest
 
 from bots.contract import Random, bot_draw
 from bots.duel import duel
-from bots.levels import UnknownLevel, available_levels, player
+from bots.levels import VERSIONS, UnknownLevel, available_levels, player
+from bots.search import at_most
 from bots.table import START, bot_seed, new_game, play_out, seat_view
+from domain.aggregate import GameAggregate
+from domain.commands import Command, PlayCard
+from domain.fairness import Draw
 from domain.variants import VARIANTS
+from projections.views import View
 
 
 def test_every_variant_has_the_random_level_and_no_level_outside_one_to_five() -> None:
@@ -69,3 +76,51 @@ def test_the_lowest_search_level_beats_random_play(variant: str) -> None:
     seats = min(max(4, rules.min_seats), rules.max_seats)
     result = duel(variant, seats, player(variant, 3), Random(), range(DEALS.get(variant, 2)))
     assert result.low > 0.5, result
+
+
+# Algorithm 1's search decisions at six positions per variant (a level-1 game, deal 7, four seats
+# or the nearest allowed), levels 3 to 5, as they were made before algorithm 2 existed: games
+# recorded under it must re-run to the same commands.
+FIRST_ALGORITHM_DECISIONS = "6864c136623d30188f3cfb3f6dffe65aa66ba08e61e91e6dd9c07b72c0550f6d"
+
+
+def test_algorithm_1_decides_as_it_did_before_algorithm_2() -> None:
+    digest = hashlib.sha256()
+    for variant in sorted(VARIANTS):
+        rules = VARIANTS[variant]
+        seats = min(max(4, rules.min_seats), rules.max_seats)
+        seen = views_of_a_random_game(variant, seats, deal=7)
+        for view in seen[:: max(1, len(seen) // 6)][:6]:
+            assert view.seat is not None
+            for level in (3, 4, 5):
+                draw = bot_draw(b"\x01" * 32, view.game_id, view.seat, view.version)
+                digest.update(msgspec.json.encode(player(variant, level, 1).choose(view, draw)))
+    assert digest.hexdigest() == FIRST_ALGORITHM_DECISIONS
+
+
+def views_of_a_random_game(variant: str, seats: int, deal: int) -> list[View]:
+    seen: list[View] = []
+
+    def keep(game: GameAggregate, seat: int, view: View, command: Command) -> None:
+        seen.append(view)
+
+    seeds = [bot_seed(variant, deal, s) for s in range(seats)]
+    play_out(new_game(variant, seats, deal), [Random()] * seats, seeds, watch=keep)
+    return seen
+
+
+def test_capped_candidates_keep_the_rule_and_draw_the_rest() -> None:
+    options: list[Command] = [PlayCard(card=f"{rank}S") for rank in "23456789"]
+    draw = Draw(b"\x02" * 16, b"cap")
+    kept = at_most(options, 3, draw, keep_first=True)
+    assert len(kept) == 3 and kept[0] == options[0]
+    assert len(set(kept)) == 3 and set(kept) <= set(options)
+    assert at_most(options, 3, Draw(b"\x02" * 16, b"cap"), keep_first=True) == kept
+    assert at_most(options, 8, draw, keep_first=True) == options
+    assert len(at_most(options, 2, draw, keep_first=False)) == 2
+
+
+@pytest.mark.parametrize("algorithm", sorted(VERSIONS))
+def test_every_algorithm_version_has_every_level_of_every_variant(algorithm: int) -> None:
+    for variant in VARIANTS:
+        assert available_levels(variant, algorithm) == (1, 2, 3, 4, 5), (algorithm, variant)

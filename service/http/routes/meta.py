@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import asyncio
-from typing import Annotated, Any
+from collections.abc import Mapping
+from typing import Annotated, Any, Literal
 
 from litestar import Controller, Request, Response, get
 from litestar.concurrency import sync_to_thread
@@ -19,7 +20,7 @@ from service.http.contract import METRICS_TOKEN, Token, declare, rule_refusals
 from service.http.metrics import CONTENT_TYPE as METRICS_TYPE
 from service.http.metrics import Metrics
 from service.http.paging import Cursor, Cursors
-from service.read_models.pages import BoardPlace
+from service.read_models.pages import BoardPlace, RatingPlace
 
 MAX_ROWS = 500
 READY_SECONDS = 0.8  # /ready answers within a second, whatever the store does
@@ -40,7 +41,7 @@ class MetaController(Controller):
     @get(
         "/leaderboard",
         operation_id="getLeaderboard",
-        summary="Players ranked per variant: games, wins, points; a page of rows at a time",
+        summary="Players ranked per variant: games, wins, points, rating; a page of rows at a time",
         sync_to_thread=True,
         **declare(Token.NONE, INVALID_CURSOR, rule_refusals(REGISTRY_REFUSALS.items()), paged=True),
     )
@@ -49,13 +50,26 @@ class MetaController(Controller):
         request: Request[Any, Any, Any],
         ledger: NamedDependency[Cardledger],
         variant: Annotated[str | None, QueryParameter(required=False)] = None,
+        sort: Annotated[
+            Literal["wins", "rating"],
+            QueryParameter(
+                description="`wins` (the default): most wins, then points, then fewer games;"
+                " `rating`: the highest rating first, then the smaller uncertainty"
+            ),
+        ] = "wins",
         limit: Annotated[int, QueryParameter(ge=1, le=MAX_ROWS)] = 100,
         cursor: Cursor = None,
     ) -> Response[list[Leaderboard]]:
-        cursors = Cursors(ledger.tickets, "leaderboard", variant=variant)
-        after = cursors.place(cursor, dict[str, BoardPlace])
+        cursors = Cursors(ledger.tickets, "leaderboard", variant=variant, sort=sort)
+        by_rating = sort == "rating"
+        after: Mapping[str, RatingPlace | BoardPlace] | None
+        if by_rating:
+            after = cursors.place(cursor, dict[str, RatingPlace])
+        else:
+            after = cursors.place(cursor, dict[str, BoardPlace])
         return cursors.answer(
-            request, ledger.queries.leaderboard(variant, limit=limit, after=after)
+            request,
+            ledger.queries.leaderboard(variant, by_rating=by_rating, limit=limit, after=after),
         )
 
     @get("/health", operation_id="health", summary="Liveness", **declare(Token.NONE, store=False))

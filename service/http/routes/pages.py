@@ -35,6 +35,11 @@ class PageController(Controller):
     def watch(self, game_id: FromPath[UUID]) -> Response[bytes]:
         return page("watch.html")
 
+    @get("/players/{player_id:str}/page", sync_to_thread=False)
+    def player(self, player_id: FromPath[str]) -> Response[bytes]:
+        """A player's ratings and history (bot levels too: ``bot:level-L:vA``)."""
+        return page("player.html")
+
     @get("/favicon.ico", sync_to_thread=False)
     def favicon(self) -> Response[bytes]:
         """For browsers that ask before reading the page's icon link."""

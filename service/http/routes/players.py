@@ -6,10 +6,12 @@ from typing import Annotated, Any
 
 from litestar import Controller, Request, Response, get, post
 from litestar.di import NamedDependency
-from litestar.params import QueryParameter, RawBody
+from litestar.params import FromPath, QueryParameter, RawBody
 
+from domain.variants import REFUSALS as REGISTRY_REFUSALS
 from projections.lobby import LobbyEntry
 from service.application import Cardledger
+from service.application.ratings import PlayerProfile, RatingExport
 from service.application.results import RegisteredPlayer
 from service.auth import Principal
 from service.errors import (
@@ -17,11 +19,12 @@ from service.errors import (
     INVALID_CURSOR,
     INVALID_NAME,
     INVALID_STATUS,
+    PLAYER_NOT_FOUND,
     PLAYERS_ONLY,
 )
 from service.http.bodies import MAX_PAGE, CreatePlayer, checked_status, convert, decode_json
-from service.http.contract import Token, declare
-from service.http.paging import Cursor, Cursors
+from service.http.contract import Token, declare, rule_refusals
+from service.http.paging import Cursor, Cursors, next_link
 from service.read_models.pages import LobbyPlace
 
 
@@ -60,3 +63,44 @@ class PlayerController(Controller):
         after = cursors.place(cursor, LobbyPlace)
         page = ledger.queries.games_of(request.user, status=status, limit=limit, after=after)
         return cursors.answer(request, page)
+
+    @get(
+        "/{player_id:str}",
+        operation_id="getPlayer",
+        summary="A player (or a bot level) and their rating and its uncertainty in each variant",
+        sync_to_thread=True,
+        **declare(Token.NONE, PLAYER_NOT_FOUND),
+    )
+    def player(
+        self, ledger: NamedDependency[Cardledger], player_id: FromPath[str]
+    ) -> PlayerProfile:
+        return ledger.ratings.profile(player_id)
+
+    @get(
+        "/{player_id:str}/ratings",
+        operation_id="exportPlayerRatings",
+        summary="A player's rated games in a variant, in the order of the updates: each seat's"
+        " rank and rating before and after (re-derivable: docs/ratings.md); a page at a time",
+        sync_to_thread=True,
+        **declare(
+            Token.NONE, PLAYER_NOT_FOUND, rule_refusals(REGISTRY_REFUSALS.items()), paged=True
+        ),
+    )
+    def ratings(
+        self,
+        request: Request[Any, Any, Any],
+        ledger: NamedDependency[Cardledger],
+        player_id: FromPath[str],
+        variant: Annotated[str, QueryParameter(description="the variant's id")],
+        after: Annotated[
+            int,
+            QueryParameter(
+                ge=0, description="the page starts after this log position (a game's end)"
+            ),
+        ] = 0,
+        limit: Annotated[int, QueryParameter(ge=1, le=MAX_PAGE)] = MAX_PAGE,
+    ) -> Response[RatingExport]:
+        export = ledger.ratings.export(player_id, variant, after=after, limit=limit)
+        if export.next_after is None:
+            return Response(export)
+        return Response(export, headers=next_link(request, "after", export.next_after))

@@ -15,6 +15,17 @@ export function clear(node, ...children) {
   return node;
 }
 
+// A list as a table with a header row, or words when it is empty.
+export function listTable(headers, rows, emptyText) {
+  if (!rows.length) return el("p", "empty", emptyText);
+  const table = el("table", "list");
+  const head = table.createTHead().insertRow();
+  for (const text of headers) head.append(el("th", "", text));
+  const body = table.createTBody();
+  rows.forEach((row) => body.append(row));
+  return el("div", "scroll", table);
+}
+
 // A deadline shown as a countdown; the page's clock ticks every element made here.
 export function countdown(deadline, label = "") {
   const node = el("span", "countdown");

@@ -2,7 +2,7 @@
 // hosted, one leaderboard at a time.
 
 import { getJSON, getPage, problemWords } from "./api.js";
-import { clear, el } from "./dom.js";
+import { clear, el, listTable } from "./dom.js";
 import { englishName, loadVariants, nativeName, variantTitle } from "./names.js";
 import { startSolo } from "./solo.js";
 
@@ -45,16 +45,6 @@ function gameRow(entry) {
     el("td", "link", link),
   );
   return row;
-}
-
-function listTable(headers, rows, emptyText) {
-  if (!rows.length) return el("p", "empty", emptyText);
-  const table = el("table", "list");
-  const head = table.createTHead().insertRow();
-  for (const text of headers) head.append(el("th", "", text));
-  const body = table.createTBody();
-  rows.forEach((row) => body.append(row));
-  return el("div", "scroll", table);
 }
 
 function firstPage() {
@@ -109,13 +99,18 @@ function newer() {
 
 async function showLeaderboard() {
   const variant = $("board-variant").value;
-  const [board] = await getJSON(`/leaderboard?variant=${encodeURIComponent(variant)}`);
-  const rows = board.rows.slice(0, 20).map((r) => {
+  const sort = $("board-sort").value;
+  const [board] = await getJSON(`/leaderboard?variant=${encodeURIComponent(variant)}&sort=${sort}&limit=20`);
+  const rows = board.rows.map((r) => {
     const tr = el("tr");
-    for (const text of [r.rank, r.name, r.games, r.wins, r.points]) tr.append(el("td", "", text));
+    const link = el("a", "", r.name);
+    link.href = `/players/${encodeURIComponent(r.player_id)}/page`;
+    const rating = el("td", "rating", `${r.rating.toFixed(1)} ± ${r.uncertainty.toFixed(1)}`);
+    tr.append(el("td", "", r.rank), el("td", "", link), rating);
+    for (const text of [r.games, r.wins, r.points]) tr.append(el("td", "", text));
     return tr;
   });
-  clear($("leaderboard"), listTable(["#", "player", "games", "wins", "points"], rows, "Nobody has finished a game of this yet."));
+  clear($("leaderboard"), listTable(["#", "player", "rating", "games", "wins", "points"], rows, "Nobody has finished a game of this yet."));
 }
 
 async function start() {
@@ -151,6 +146,7 @@ async function start() {
   $("older").onclick = older;
   $("reload").onclick = () => showGames(true);
   boardChoice.onchange = () => showLeaderboard();
+  $("board-sort").onchange = () => showLeaderboard();
   state.trail = [firstPage()];
   await showGames(true);
   if (variants.length) await showLeaderboard();

@@ -11,6 +11,7 @@ import { renderPlay } from "./play.js";
 import { renderTable } from "./tables.js";
 import { Frames } from "./watch/frames.js";
 import { fallbackPerspective, forbiddenReason, perspectiveAfterToken, perspectiveLabel } from "./watch/perspectives.js";
+import { seatRatings } from "./watch/ratings.js";
 import { renderScoreboard } from "./watch/scoreboard.js";
 
 const $ = (id) => document.getElementById(id);
@@ -219,8 +220,18 @@ async function scheduleAudit() {
   auditBusy = false;
 }
 
+// The seats' ratings change when a game ends (this one or another of theirs): asked again when
+// the seats or the status change, not at every event.
+const ratings = { key: "", found: Promise.resolve(new Map()) };
+
 async function showScoreboard() {
-  renderScoreboard($("scoreboard"), await getJSON(`/games/${gameId}/scoreboard`), state.summary.seats);
+  const key = `${state.summary.status}:${state.summary.seats.map((s) => s.player_id).join(",")}`;
+  if (key !== ratings.key) {
+    ratings.key = key;
+    ratings.found = seatRatings(state.summary.seats, state.summary.variant);
+  }
+  const [board, found] = await Promise.all([getJSON(`/games/${gameId}/scoreboard`), ratings.found]);
+  renderScoreboard($("scoreboard"), board, state.summary.seats, found);
 }
 
 // --- live ------------------------------------------------------------------------------------

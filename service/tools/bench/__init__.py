@@ -3,9 +3,9 @@
 Sections (each a module with ``figures(quick) -> list[Figure]``): ``http`` (commands over HTTP
 at 1/16/64 concurrent games, both stores, 1 and 2 workers), ``store`` (the write path without
 HTTP), ``engine`` (random playouts through the rules), ``bots`` (a level-5 bot's decision beside
-a random game), ``growth`` (replay, audit and memory as games grow) and ``live`` (projection lag
-under load). Nothing here is asserted: the test suite
-never times anything.
+a random game), ``ratings`` (how well ratings predict finishing order in a simulated population,
+beside a win-rate table), ``growth`` (replay, audit and memory as games grow) and ``live``
+(projection lag under load). Nothing here is asserted: the test suite never times anything.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from pathlib import Path
 
 from service.tools.bench.figures import Figure, markdown_table, text_table
 
-SECTIONS = ("engine", "bots", "growth", "store", "http", "live")
+SECTIONS = ("engine", "bots", "ratings", "growth", "store", "http", "live")
 BEGIN = "<!-- bench:begin -->"
 END = "<!-- bench:end -->"
 

@@ -1,0 +1,49 @@
+"""Ratings in the viewer (issue 24): each seat's rating beside its name in a game's scores, a
+player's page with their rating and history, and the lobby's leaderboard by rating."""
+
+from __future__ import annotations
+
+import random
+
+import httpx
+from playwright.sync_api import Page, expect
+
+from tests.browser.conftest import screenshot
+from tests.browser.players import Game
+
+
+def test_ratings_show_in_the_game_the_players_page_and_the_leaderboard(
+    base: str, http: httpx.Client, page: Page
+) -> None:
+    game = Game(http, "heartbeat", 2, {"tempo_deck": 0})
+    game.play(random.Random(24))
+    assert game.public()["status"] == "finished"
+    seats = game.public()["seats"]
+    profiles = [http.get(f"/players/{seat['player_id']}").json() for seat in seats]
+    [rating] = profiles[0]["ratings"]
+    shown = f"{rating['rating']:.1f} ± {rating['uncertainty']:.1f}"
+
+    page.goto(f"{base}/games/{game.game_id}/watch")
+    first = page.locator("#scoreboard tr[data-seat='0']")
+    expect(first.locator("td.rating")).to_have_text(shown)
+    expect(page.locator("#scoreboard tr[data-seat='1'] td.rating")).to_contain_text("±")
+    screenshot(page, "ratings-watch")
+
+    first.locator("th.name a").click()
+    expect(page).to_have_url(f"{base}/players/{seats[0]['player_id']}/page")
+    expect(page.locator("#title")).to_have_text(profiles[0]["name"])
+    expect(page.locator("#ratings td.rating")).to_have_text(
+        f"{rating['rating']:.2f} ± {rating['uncertainty']:.2f}"
+    )
+    history = page.locator("#history tbody tr")
+    expect(history).to_have_count(1)
+    expect(history.first.locator("a")).to_have_text(game.game_id[:8])
+    expect(history.first).to_contain_text("25.00 ± 8.33")  # the rating before a first game
+
+    page.goto(f"{base}/")
+    page.select_option("#board-variant", "heartbeat")
+    page.select_option("#board-sort", "rating")
+    rows = page.locator("#leaderboard tbody tr")
+    expect(rows.first.locator("td.rating")).to_contain_text("±")
+    best = http.get("/leaderboard?variant=heartbeat&sort=rating&limit=1").json()[0]["rows"][0]
+    expect(rows.first.locator("a")).to_have_text(best["name"])
