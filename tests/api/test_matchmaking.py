@@ -61,6 +61,13 @@ def test_two_players_are_seated_together_as_soon_as_the_second_joins(api: Api) -
     assert [t["client_seed"] for t in taken] == ["mine", ""]
     assert api.play_to_end(game_id)["status"] == "finished"
     assert api.client.get(f"/games/{game_id}/audit").json()["verdict"] == "valid"
+    # Entries carry the player's rating: the model's start before any game, then their own.
+    assert first.json()["rating"] == 25.0
+    player = api.client.get("/players/me/games", headers=api.auth(0)).json()[0]["seats"][0]
+    profile = api.client.get(f"/players/{player['player_id']}").json()
+    [rated] = [r["rating"] for r in profile["ratings"] if r["variant"] == "open-hand"]
+    assert rated != 25.0
+    assert join(api, 0, min_seats=3).json()["rating"] == rated
 
 
 def test_players_wanting_different_tables_keep_waiting(api: Api) -> None:
