@@ -25,6 +25,7 @@ from service.http.openapi.document import refine_openapi
 from service.http.problems import EXCEPTION_HANDLERS
 from service.http.routes.game_reads import GameReadsController
 from service.http.routes.games import GamesController
+from service.http.routes.matchmaking import MatchmakingController
 from service.http.routes.meta import MetaController
 from service.http.routes.pages import PageController, static_files
 from service.http.routes.players import PlayerController
@@ -50,7 +51,7 @@ def cors(settings: Settings) -> CORSConfig | None:
         return None
     return CORSConfig(
         allow_origins=settings.cors_origins.split(","),
-        allow_methods=["GET", "POST", "OPTIONS"],
+        allow_methods=["GET", "POST", "DELETE", "OPTIONS"],
         allow_headers=CORS_REQUEST_HEADERS,
         expose_headers=CORS_EXPOSED_HEADERS,
         max_age=3600,
@@ -89,6 +90,7 @@ def create_app(settings: Settings | None = None, ledger: Cardledger | None = Non
             PlayerController,
             GamesController,
             GameReadsController,
+            MatchmakingController,
             MetaController,
             PageController,
             RulesController,

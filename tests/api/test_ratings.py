@@ -13,12 +13,13 @@ from typing import Any
 
 from openskill.models import PlackettLuce
 
+from bots.contract import ALGORITHM
 from service.settings import Settings
 from tests.api.test_bot_seats import create, ended
 from tests.api.test_read_models import finished_games
 from tests.client import Api, next_page
 
-BOT_LEVEL_1 = "bot:level-1:v1"
+BOT_LEVEL_1 = f"bot:level-1:v{ALGORITHM}"  # bots seated today play the current algorithm
 
 
 def board(api: Api, query: str) -> list[dict[str, Any]]:

@@ -19,7 +19,7 @@ from domain.game import MAX_CLIENT_SEED
 from domain.variant import COMPLETE, FORFEIT
 from domain.variants import VARIANTS
 from service.application.players import MAX_NAME
-from service.http.bodies import GAME_STATUSES, CreateGame, CreatePlayer, JoinGame
+from service.http.bodies import GAME_STATUSES, CreateGame, CreatePlayer, JoinGame, JoinQueue
 from service.http.openapi.reach import drop_unreferenced, require_what_answers_carry
 from service.http.openapi.responses import document_errors
 from service.http.openapi.variants import (
@@ -123,7 +123,12 @@ def refine_openapi(app: Litestar) -> None:
 def _refine(schema: dict[str, Any], app: Litestar) -> None:
     components = schema.setdefault("components", {}).setdefault("schemas", {})
     paths = schema.get("paths", {})
-    bodies = {"registerPlayer": CreatePlayer, "createGame": CreateGame, "joinGame": JoinGame}
+    bodies = {
+        "registerPlayer": CreatePlayer,
+        "createGame": CreateGame,
+        "joinGame": JoinGame,
+        "joinQueue": JoinQueue,
+    }
     (generated, defs) = struct_schemas(bodies.values())
     components.update(defs)
     variant_schemas(components)
@@ -207,7 +212,7 @@ def _document_constraints(components: dict[str, Any], paths: dict[str, Any]) -> 
         minimum=min(v.min_seats for v in VARIANTS.values()),
         maximum=max(v.max_seats for v in VARIANTS.values()),
     )
-    for body in ("CreateGame", "JoinGame"):
+    for body in ("CreateGame", "JoinGame", "JoinQueue"):
         components[body]["properties"]["client_seed"]["maxLength"] = MAX_CLIENT_SEED
     for component in components.values():
         properties = component.get("properties", {}) if isinstance(component, dict) else {}
@@ -221,6 +226,7 @@ def _document_constraints(components: dict[str, Any], paths: dict[str, Any]) -> 
         ("listGames", "variant"): {"enum": variants},
         ("getLeaderboard", "variant"): {"enum": variants},
         ("getRules", "variant"): {"enum": variants},
+        ("leaveQueue", "variant"): {"enum": variants},
     }
     headers: dict[str, dict[str, Any]] = {
         "Idempotency-Key": {"minLength": 1, "maxLength": 128},
