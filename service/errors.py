@@ -73,5 +73,6 @@ GAME_NOT_OVER = Refusal(409, "game_not_over")
 VERSION_MISMATCH = Refusal(412, "version_mismatch")
 # Limits and the store.
 TOO_MANY_STREAMS = Refusal(429, "too_many_streams")
+TOO_MANY_GAMES = Refusal(409, "too_many_games")
 STORE_UNAVAILABLE = Refusal(503, "store_unavailable")
 TOO_MUCH_CONTENTION = Refusal(503, "too_much_contention")

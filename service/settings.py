@@ -46,6 +46,8 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     cors_origins: str = ""  # origins whose pages may call the API, comma-separated ("*": any)
     worker_timeout: int = 30  # seconds a worker of `serve --workers N` has to start or answer
     metrics_token: str | None = None  # when set, GET /metrics needs it as a bearer token
+    queue_capacity: int = 1000  # players waiting in one variant's matchmaking queue at most
+    max_active_games: int = 20  # games not over a player may sit at and still join a queue
     log_key: Path | None = None  # the witnessed log's signing key (None: <data_dir>/log-key.pem)
     log_origin: str = "cardledger.local/log"  # the log's name in its checkpoints
 
@@ -109,6 +111,8 @@ NUMBERS = {
     "CARDLEDGER_CACHED_GAMES": "cached_games",
     "CARDLEDGER_STORE_TIMEOUT": "store_timeout",
     "CARDLEDGER_WORKER_TIMEOUT": "worker_timeout",
+    "CARDLEDGER_QUEUE_CAPACITY": "queue_capacity",
+    "CARDLEDGER_MAX_ACTIVE_GAMES": "max_active_games",
 }
 
 
@@ -179,6 +183,10 @@ MEANINGS = {
     " answered 503 store_unavailable",
     "CARDLEDGER_WORKER_TIMEOUT": "seconds a worker of serve --workers N has to come up (and to"
     " answer the supervisor's health check) before it is replaced; raise it on a starved host",
+    "CARDLEDGER_QUEUE_CAPACITY": "players who may wait in one variant's matchmaking queue at once"
+    " (a join past it is answered 409 queue_full)",
+    "CARDLEDGER_MAX_ACTIVE_GAMES": "games not over a player may sit at and still join a"
+    " matchmaking queue (409 too_many_games past it)",
     "CARDLEDGER_METRICS_TOKEN": "when set, GET /metrics needs Authorization: Bearer <this token>"
     " (401 otherwise); unset: /metrics is open to whoever reaches the port",
     "CARDLEDGER_LOG_KEY": "the witnessed log's Ed25519 signing key, a PEM file (PKCS #8); unset:"

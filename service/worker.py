@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable
+from datetime import datetime
 
 import msgspec
 
@@ -127,3 +128,11 @@ class Worker:
             self._steps += 1
         self._failing = False
         return self._idle if delay is None else max(0.0, delay)
+
+
+def nap_until(soonest: datetime | None, now: datetime, *, longest: float) -> float:
+    """Seconds a timer may sleep before ``soonest`` (None: nothing is due), at most
+    ``longest``, so that it re-reads the clock at least that often."""
+    if soonest is None:
+        return longest
+    return max(0.0, min(longest, (soonest - now).total_seconds()))

@@ -1,8 +1,9 @@
 """The application: the store and the read models, and the use cases over them, composed.
 
 Handlers and tools take the part they need: ``commands`` (writes to games), ``queries``
-(reads), ``ratings`` (players' ratings and their exports), ``players`` (registration and
-tokens), ``tickets`` (stream tickets and the key every process shares), ``log`` (the
+(reads), ``matchmaking`` (the quick-match queues), ``ratings`` (players' ratings and their
+exports), ``messages`` (what each player hears about their games), ``players`` (registration
+and tokens), ``tickets`` (stream tickets and the key every process shares), ``log`` (the
 witnessed log of games: its sequencer and what is served of it).
 """
 
@@ -12,6 +13,8 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 
 from service.application.commands import GameCommands
+from service.application.matchmaking import Matchmaking
+from service.application.messages import PlayerMessages
 from service.application.players import Players
 from service.application.queries import GameQueries
 from service.application.ratings import RatingQueries
@@ -48,6 +51,17 @@ class Cardledger:
             wait_for_read_models=settings.projector == "inline",
         )
         self.ratings = RatingQueries(self.store, self.read_models, self.queries.read_your_writes)
+        self.messages = PlayerMessages(self.read_models, self.queries.read_your_writes)
+        self.matchmaking = Matchmaking(
+            self.store,
+            self.games,
+            self.queries,
+            clock,
+            capacity=settings.queue_capacity,
+            max_active_games=settings.max_active_games,
+            ratings=self.ratings,
+            troubles=self.telemetry,
+        )
         self.players = Players(self.store, clock, settings.admin_token)
         self.tickets = TicketBook(self.store, self.games, clock)
         self.log = WitnessedLog(self.store, settings, clock)

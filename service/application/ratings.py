@@ -83,6 +83,13 @@ class RatingQueries:
             ratings=[_variant_rating(current) for current in found],
         )
 
+    def rating_of(self, player_id: str, variant: str) -> float:
+        """The player's rating in ``variant`` as the read models hold it now (no wait for the
+        newest games: a queue entry takes the rating known when it joins); the model's
+        starting rating for a player not yet rated there. Matchmaking's ratings source."""
+        current = self._read_models.rating_of(player_id, variant)
+        return MU if current is None else current.rating
+
     def export(self, player_id: str, variant: str, *, after: int, limit: int) -> RatingExport:
         """A page of ``limit`` rated games, from the first that ended after ``after``."""
         variant_by_id(variant)

@@ -1,7 +1,9 @@
-"""Stream tickets: short-lived, read-only, for one player and one game.
+"""Stream tickets: short-lived, read-only, for one player and one game (or the player's own
+stream of messages).
 
 Browsers cannot send headers on EventSource, and bearer tokens never go in URLs; a ticket can, as
-it only opens one game's stream for a minute. Format: base64url(player|game|expiry) "." HMAC.
+it only opens one stream for a minute. Format: base64url(player|game|expiry) "." HMAC, where a
+ticket to the player's messages names ``messages`` instead of a game (no game id reads so).
 """
 
 from __future__ import annotations
@@ -21,12 +23,13 @@ from eventsourcing.persistence import IntegrityError
 
 from domain.aggregate import project
 from service.auth import Principal
-from service.errors import INVALID_TICKET
+from service.errors import INVALID_TICKET, PLAYERS_ONLY
 from service.store.event_store import Store
 from service.store.games import Games
 from service.store.records import TICKET_KEY_ID, Record, TicketKey
 
 TICKET_LIFETIME = timedelta(seconds=60)
+MESSAGES = "messages"  # what a ticket to the player's own stream names in place of a game
 
 
 class StreamTicket(msgspec.Struct, frozen=True, kw_only=True):
@@ -80,6 +83,17 @@ class TicketBook:
         """Who a ticket for this game was issued to (401 if it is not a genuine, unexpired
         ticket for it)."""
         return Principal.of_actor(redeem(self.key(), ticket, str(game_id), self._clock()))
+
+    def issue_for_messages(self, principal: Principal) -> StreamTicket:
+        """A ticket for the caller to follow their own messages (the operator has none)."""
+        if principal.player_id is None:
+            raise PLAYERS_ONLY("the operator sits at no game and has no messages")
+        return issue(self.key(), principal.actor_id, MESSAGES, self._clock())
+
+    def messages_holder(self, ticket: str) -> Principal:
+        """Who a ticket to their messages was issued to (401 if it is not a genuine, unexpired
+        ticket to them: a game's ticket does not open them)."""
+        return Principal.of_actor(redeem(self.key(), ticket, MESSAGES, self._clock()))
 
 
 def issue(key: bytes, player_id: str, game_id: str, now: datetime) -> StreamTicket:

@@ -21,7 +21,7 @@ from domain.aggregate import Recorded
 from domain.events import GameCancelled, GameFinished, topic
 from domain.variants import deadline_started, deadline_topics
 from service.errors import ApiError
-from service.worker import Worker
+from service.worker import Worker, nap_until
 
 log = logging.getLogger("cardledger.timers")
 RETRY = timedelta(seconds=1)  # after a failed expiry (the store was away)
@@ -86,6 +86,4 @@ class DeadlineWatcher:
         self.step()
         with self._lock:
             soonest = min(self.deadlines.values(), default=None)
-        if soonest is None:
-            return LONGEST_NAP
-        return max(0.0, min(LONGEST_NAP, (soonest - self._clock()).total_seconds()))
+        return nap_until(soonest, self._clock(), longest=LONGEST_NAP)

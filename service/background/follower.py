@@ -1,14 +1,15 @@
-"""The process's follower of the notification log: every game event, whoever wrote it, once.
+"""The process's followers of the notification log: every game event (or, for the matchmaking
+timer, every queue event), whoever wrote it, once.
 
 Deadlines and live streams learn what happened from the events themselves, decoded once here:
-nothing reloads a game per event it reads. The follower wakes on this process's writes and on
+nothing reloads a game per event it reads. A follower wakes on this process's writes and on
 other processes' NOTIFY, and polls as well (SQLite has no NOTIFY; a wake-up can be lost).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Protocol
+from typing import Any, Protocol
 
 from eventsourcing.persistence import Notification
 
@@ -27,23 +28,38 @@ class Consumer(Protocol):
         """The events of a batch this consumer wanted, in log order."""
 
 
+class QueueConsumer(Protocol):
+    def wants(self, notification: Notification) -> bool: ...
+
+    def observe(self, queued: list[Any]) -> None:
+        """The queue events of a batch (``Queued``), in log order."""
+
+
 class LogFollower:
     def __init__(
         self,
         store: Store,
-        consumers: Sequence[Consumer],
+        consumers: Sequence[Consumer | QueueConsumer],
         *,
         start: Callable[[], int],
         poll: float = 0.2,
         gap: float = 0.02,
+        queues: bool = False,
     ) -> None:
+        """``queues``: follow the matchmaking queues' events instead of the games'."""
+        self._sparse = queues
         self._store = store
-        self._consumers = consumers
+        self._consumers: Sequence[Any] = consumers
         self._start = start
+        self._read = store.queue_notifications if queues else store.game_notifications
+        self._decode: Callable[[Notification], Any] = (
+            store.decode_queued if queues else store.decode
+        )
         self.position: int | None = None
         # Under load a write lands every millisecond: read in batches, not once per write.
         # ``step`` is looked up at each run, so a caller may wrap it (the live benchmark does).
-        self.worker = Worker("log-follower", lambda: self.step(), idle=poll, gap=gap)
+        name = "queue-follower" if queues else "log-follower"
+        self.worker = Worker(name, lambda: self.step(), idle=poll, gap=gap)
         store.changes.subscribe(self.worker.wake)
 
     def start(self) -> None:
@@ -57,14 +73,19 @@ class LogFollower:
         if self.position is None:
             self.position = self._start()
         while True:
-            batch = self._store.game_notifications(self.position, BATCH)
+            horizon = self._store.writer.horizon() if self._sparse else 0
+            batch = self._read(self.position, BATCH)
             if not batch:
+                # Queue events are rare: without this, each read would scan every game event
+                # written since the last one. Every id below the horizon had ended before the
+                # read, which found none of ours among them.
+                self.position = max(self.position, horizon - 1)
                 return
-            wanted: list[list[Recorded]] = [[] for _ in self._consumers]
+            wanted: list[list[Any]] = [[] for _ in self._consumers]
             for notification in batch:
                 interested = [c.wants(notification) for c in self._consumers]
                 if any(interested):
-                    event = self._store.decode(notification)
+                    event = self._decode(notification)
                     for into, wants in zip(wanted, interested, strict=True):
                         if wants:
                             into.append(event)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from service.application import Cardledger
+from service.background.bot_fill import BotFillTimer
 from service.background.bots import BotDriver
 from service.background.deadlines import DeadlineWatcher
 from service.background.follower import Consumer, LogFollower
@@ -18,13 +19,20 @@ from service.worker import Worker, WorkerHealth
 class BackgroundWork:
     """The log follower (feeding the deadline watcher, the bot driver and any other
     ``consumers``, such as the live feeds, from the events it reads), the deadline watcher, the
-    bot driver, the inline projector and the witnessed log's sequencer (each one
-    process at a time) and, on PostgreSQL, the LISTEN connection that wakes them when another
-    process writes."""
+    bot driver, the queue follower feeding the matchmaking bot-fill timer, the inline projector
+    and the witnessed log's sequencer (each one process at a time), on PostgreSQL the LISTEN
+    connection that wakes them when another process writes, and any ``others`` (the live
+    players' newsroom)."""
 
-    def __init__(self, ledger: Cardledger, consumers: Sequence[Consumer] = ()) -> None:
+    def __init__(
+        self,
+        ledger: Cardledger,
+        consumers: Sequence[Consumer] = (),
+        others: Sequence[Worker] = (),
+    ) -> None:
         settings = ledger.settings
         self.ledger = ledger
+        self._others = list(others)
         self.read_models = ledger.read_models
         self.watcher = DeadlineWatcher(ledger.commands.expire, ledger.clock)
         self.bots = BotDriver(ledger.games, ledger.commands.play_bot, ledger.clock)
@@ -37,6 +45,18 @@ class BackgroundWork:
 
         self.follower = LogFollower(
             ledger.store, [self.watcher, self.bots, *consumers], start=start_position
+        )
+        self.bot_fill = BotFillTimer(ledger.matchmaking.fill, ledger.clock)
+
+        def queue_start() -> int:
+            # Every event below the horizon has ended: those are in the queues loaded next,
+            # the ones past it the follower reads (noting an entry twice changes nothing).
+            position = ledger.store.writer.horizon() - 1
+            self.bot_fill.known(ledger.matchmaking.waiting())
+            return position
+
+        self.queue_follower = LogFollower(
+            ledger.store, [self.bot_fill], start=queue_start, queues=True
         )
         self.projector = (
             ReadModelRunner(
@@ -63,10 +83,12 @@ class BackgroundWork:
             self.follower,
             self.watcher,
             self.bots,
+            self.queue_follower,
+            self.bot_fill,
             self.projector,
             self.sequencer,
         ]
-        return [runner.worker for runner in runners if runner is not None]
+        return [runner.worker for runner in runners if runner is not None] + self._others
 
     def health(self) -> list[WorkerHealth]:
         return [worker.health() for worker in self.workers]

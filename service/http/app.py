@@ -26,6 +26,7 @@ from service.http.problems import EXCEPTION_HANDLERS
 from service.http.routes.game_reads import GameReadsController
 from service.http.routes.games import GamesController
 from service.http.routes.log import LogController
+from service.http.routes.matchmaking import MatchmakingController
 from service.http.routes.meta import MetaController
 from service.http.routes.pages import PageController, static_files
 from service.http.routes.players import PlayerController
@@ -35,7 +36,8 @@ from service.settings import Settings
 
 API_VERSION = "0.1.0"
 INSTANCE_HEADER = "Cardledger-Instance"
-STREAMS = r"^/games/[^/]+/stream$"  # compressing would hold events back until a block filled
+# Compressing a stream would hold its events back until a block filled.
+STREAMS = r"^/(games/[^/]+|players/me)/stream$"
 # Headers a browser client on another origin may send and read.
 CORS_REQUEST_HEADERS = ["Authorization", "Content-Type", "Idempotency-Key", "If-Match"]
 CORS_REQUEST_HEADERS += ["If-None-Match", "Last-Event-ID"]
@@ -50,7 +52,7 @@ def cors(settings: Settings) -> CORSConfig | None:
         return None
     return CORSConfig(
         allow_origins=settings.cors_origins.split(","),
-        allow_methods=["GET", "POST", "OPTIONS"],
+        allow_methods=["GET", "POST", "DELETE", "OPTIONS"],
         allow_headers=CORS_REQUEST_HEADERS,
         expose_headers=CORS_EXPOSED_HEADERS,
         max_age=3600,
@@ -61,7 +63,7 @@ def create_app(settings: Settings | None = None, ledger: Cardledger | None = Non
     settings = settings or Settings.from_env()
     ledger = ledger or Cardledger(settings)
     live = Live(ledger)
-    background = BackgroundWork(ledger, consumers=[live.feeds])
+    background = BackgroundWork(ledger, consumers=[live.feeds], others=live.workers)
     instance = secrets.token_hex(4)
     lag = LogLag(ledger.store, background.log_readers(), ledger.clock)
     workers = WorkerCollector(background.health)
@@ -90,6 +92,7 @@ def create_app(settings: Settings | None = None, ledger: Cardledger | None = Non
             GamesController,
             GameReadsController,
             LogController,
+            MatchmakingController,
             MetaController,
             PageController,
             RulesController,

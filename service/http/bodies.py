@@ -46,6 +46,28 @@ class JoinGame(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=
     client_seed: str = ""
 
 
+class QueueBots(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """After ``after`` seconds in the queue, the free seats may go to bots of ``level``."""
+
+    after: float
+    level: int
+
+
+class JoinQueue(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """Wait for a table of ``variant``: ``min_seats`` to ``max_seats`` players (each left out:
+    the variant's own bound), with these ``options`` (left out: the defaults).
+    ``rating_band``: the widest rating gap you accept at the table (left out: any). ``bots``:
+    after a wait, fill the free seats with bots (left out: players only)."""
+
+    variant: str
+    min_seats: int | None = None
+    max_seats: int | None = None
+    options: dict[str, Any] | None = None
+    rating_band: float | None = None
+    bots: QueueBots | None = None
+    client_seed: str = ""
+
+
 class VariantInfo(msgspec.Struct, frozen=True, kw_only=True):
     """A variant the service hosts: ``name`` in English, ``native_name`` as the game calls
     itself (心跳 for Heartbeat), ``rules_url`` its rules page on this service."""

@@ -118,7 +118,7 @@ def declare(
         credential=credential,
     )
     declared: dict[str, Any] = {"security": security(contract), "opt": {CONTRACT: contract}}
-    if token is Token.REQUIRED:
+    if token is Token.REQUIRED and not ticket:  # else the handler checks: a ticket may come
         declared["opt"][SIGNED_IN] = True
     if token is Token.NONE and not ticket:
         declared["opt"][SKIP] = True  # the caller is never read: a token is not even looked at

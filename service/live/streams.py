@@ -13,9 +13,12 @@ from litestar.response import ServerSentEventMessage
 from domain.aggregate import Recorded
 from domain.perspective import Perspective
 from service.application import Cardledger
+from service.application.messages import MessageId
 from service.application.perspectives import viewer_perspective
 from service.auth import Principal
 from service.live.feeds import Feed, Feeds
+from service.live.player_streams import Newsroom, player_stream
+from service.worker import Worker
 
 PAGE = 100
 POLL_SECONDS = 1.0  # a wake-up only says "look again"; this catches one that never came
@@ -25,13 +28,23 @@ PING_SECONDS = 15.0
 class Live:
     """The process's live feeds, and the streams that follow them. The feeds hear of this
     process's writes as they are saved, and of everyone's through the log follower (they are
-    one of its consumers)."""
+    one of its consumers). Players' own streams hear of their messages from the newsroom."""
 
     def __init__(self, ledger: Cardledger) -> None:
         self.ledger = ledger
         self.feeds = Feeds(ledger.games)
+        self.newsroom = Newsroom(ledger.read_models)
         ledger.writes.after_save(self.feeds.offer)
-        ledger.telemetry.count_streams(self.feeds.streams)
+        ledger.telemetry.count_streams(lambda: self.feeds.streams() + self.newsroom.streams())
+
+    @property
+    def workers(self) -> list[Worker]:
+        return [self.newsroom.worker]
+
+    def player_stream(
+        self, player_id: str, after: MessageId | None, *, on_end: Callable[[], None]
+    ) -> AsyncGenerator[ServerSentEventMessage, None]:
+        return player_stream(self.ledger.messages, self.newsroom, player_id, after, on_end=on_end)
 
     def stream(
         self,

@@ -17,6 +17,7 @@ import logging
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Callable
 from typing import Any
 from uuid import UUID
 
@@ -25,7 +26,9 @@ import msgspec
 from domain.aggregate import GameAggregate, Recorded, project
 from domain.events import GameFinished
 from domain.game_state import GameState
+from projections.command_runs import RunCollector, whole_runs
 from projections.lobby import LeaderboardRow, LobbyEntry, lobby_entry, results
+from projections.player_messages import PlayerMessage, messages_of
 from projections.ratings import Rating, participants, rate_game, ratings_after
 from projections.scoreboard import Scoreboard, scoreboard
 from service.read_models.pages import BoardPlace, LobbyPlace, Page, RatingPlace
@@ -53,6 +56,11 @@ class ReadModels:
         self._lock = threading.Lock()
         self._moved = threading.Condition()  # this process moved the position
         self._holdup_reported = -HOLDUP_REPORT_SECONDS
+        self._listeners: list[Callable[[], None]] = []
+
+    def after_move(self, listener: Callable[[], None]) -> None:
+        """Call ``listener`` each time this process has moved the rows on (live streams wake)."""
+        self._listeners.append(listener)
 
     # --- following the log -----------------------------------------------------------------------
 
@@ -65,11 +73,11 @@ class ReadModels:
         with self._lock:
             while True:
                 try:
-                    count = self._step()
+                    count, more = self._step()
                 except _Stale:
                     continue  # folds stay valid: each is checked against the event's version
                 applied += count
-                if count < BATCH:
+                if not more:
                     return applied
 
     def wait_for_log(self, *, timeout: float) -> None:
@@ -109,20 +117,26 @@ class ReadModels:
         following = self.store.game_notifications(self.position(), 1)
         return not following or following[0].id > target
 
-    def _step(self) -> int:
+    def _step(self) -> tuple[int, bool]:
+        """Apply the next batch: how many events it applied, and whether more may follow."""
         position = self.position()
         batch = self.store.game_notifications(position, BATCH)
         if not batch:
-            return 0
+            return 0, False
+        decoded = [(notification.id, self.store.decode(notification)) for notification in batch]
+        if len(batch) == BATCH:  # the next batch starts with the last command's first event
+            decoded = whole_runs(decoded)
         folded: dict[UUID, GameAggregate] = {}
         finished: list[tuple[int, UUID]] = []  # the log position of each game's end
-        for notification in batch:
-            event = self.store.decode(notification)
+        runs = RunCollector()
+        for at, event in decoded:
             game_id = event.originator_id
             known = folded.get(game_id) or self._folds.get(game_id)
-            folded[game_id] = self._fold(known, event)
+            before, folded[game_id] = self._fold(known, event)
+            runs.add(at, event, before, folded[game_id])
             if isinstance(event.payload, GameFinished):
-                finished.append((notification.id, game_id))
+                finished.append((at, game_id))
+        moved_to = decoded[-1][0]
 
         # Rows are made before the transaction: on PostgreSQL every reader of the log waits for
         # the oldest transaction in flight, so this one must be short.
@@ -135,20 +149,24 @@ class ReadModels:
         ]
         counted = [result for _, game_id in finished for result in results(folded[game_id].state)]
         rated, ratings = self._rate([(end, folded[game_id].state) for end, game_id in finished])
+        messages = [(run.position, sent) for run in runs.done() for sent in messages_of(run)]
 
         def write(cursor: Any) -> None:
-            if not self.tables.move(cursor, position, batch[-1].id):
+            if not self.tables.move(cursor, position, moved_to):
                 raise _Stale
             self.tables.write_games(cursor, rows)
             self.tables.seat(cursor, seats)
             self.tables.count(cursor, counted)
             self.tables.ratings.record(cursor, rated, ratings)
+            self.tables.messages.record(cursor, messages)
 
         self.store.transact(write)
         self._remember(folded)
         with self._moved:
             self._moved.notify_all()
-        return len(batch)
+        for listener in self._listeners:
+            listener()
+        return len(decoded), len(batch) == BATCH
 
     def _rate(
         self, ended: list[tuple[int, GameState]]
@@ -182,14 +200,17 @@ class ReadModels:
             )
         return rated, changed
 
-    def _fold(self, known: GameAggregate | None, event: Recorded) -> GameAggregate:
-        """The game after ``event``, from its state just before (loaded if not in memory)."""
+    def _fold(
+        self, known: GameAggregate | None, event: Recorded
+    ) -> tuple[GameState | None, GameAggregate]:
+        """The game's state just before ``event`` (loaded if not in memory), and the game
+        after it."""
         if known is None or known.version != event.originator_version - 1:
             known = self._load(event.originator_id, event.originator_version - 1)
         start = None if known is None else copy.deepcopy(known)
         aggregate = project(start, [event])
         assert aggregate is not None
-        return aggregate
+        return (None if known is None else known.state), aggregate
 
     def _load(self, game_id: UUID, version: int) -> GameAggregate | None:
         if version == 0:
@@ -255,6 +276,22 @@ class ReadModels:
         self, player_id: str, *, status: str | None, limit: int, after: LobbyPlace | None
     ) -> Page[LobbyEntry, LobbyPlace]:
         return self.tables.games_of(player_id, status=status, limit=limit, after=after)
+
+    def messages_of(
+        self, player_id: str, *, after: tuple[int, str], limit: int
+    ) -> list[PlayerMessage]:
+        """A player's messages after the id ``after`` (position, kind), oldest first."""
+        return self.tables.messages.of(player_id, after, limit)
+
+    def latest_message(self, player_id: str) -> tuple[int, str] | None:
+        return self.tables.messages.latest(player_id)
+
+    def messages_since(self, position: int, limit: int) -> list[tuple[int, str]]:
+        """(position, player id) of the messages past ``position``: who has news."""
+        return self.tables.messages.since(position, limit)
+
+    def newest_message_position(self) -> int:
+        return self.tables.messages.newest_position()
 
     def rating_of(self, player_id: str, variant: str) -> CurrentRating | None:
         """A player's (or a bot level's rated id's) current rating in a variant; None before

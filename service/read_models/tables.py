@@ -18,13 +18,16 @@ import msgspec
 from projections.lobby import LeaderboardRow, LobbyEntry, Result
 from projections.ratings import NEW
 from projections.scoreboard import Scoreboard
+from service.read_models.message_tables import TABLES as MESSAGE_TABLES
+from service.read_models.message_tables import MessageTables
 from service.read_models.pages import BoardPlace, Item, LobbyPlace, Page, Place, RatingPlace
 from service.read_models.rating_tables import TABLES as RATING_TABLES
 from service.read_models.rating_tables import RatingTables
 from service.store.event_store import Store
 
-SCHEMA_VERSION = 5  # 2: each game's running deadline; 3: who sits at which game; 4: bot seats;
-# 5: ratings (rating_tables.py) and the leaderboard's rating columns
+SCHEMA_VERSION = 6  # 2: each game's running deadline; 3: who sits at which game; 4: bot seats;
+# 5: ratings (rating_tables.py) and the leaderboard's rating columns; 6: players' messages
+# (message_tables.py)
 MAIN = "main"  # the position of the rows
 SCHEMA = "schema"  # the version of the rows' shape
 
@@ -63,9 +66,10 @@ class Tables:
             "games": prefix + "readmodel_games",
             "leaderboard": prefix + "readmodel_leaderboard",
             "seats": prefix + "readmodel_seats",
-            **{table: prefix + f"readmodel_{table}" for table in RATING_TABLES},
+            **{table: prefix + f"readmodel_{table}" for table in (*RATING_TABLES, *MESSAGE_TABLES)},
         }
         self.ratings = RatingTables(self._sql, self._reading)
+        self.messages = MessageTables(self._sql, self._reading)
         with store.schema_lock("readmodels"):
             store.transact(self._create)
 
@@ -92,6 +96,7 @@ class Tables:
             cursor.execute(self._sql("DROP TABLE IF EXISTS {leaderboard}"))
             cursor.execute(self._sql("DROP TABLE IF EXISTS {seats}"))
         self.ratings.create(cursor, fresh=fresh)
+        self.messages.create(cursor, fresh=fresh)
         cursor.execute(
             self._sql(
                 "CREATE TABLE IF NOT EXISTS {games} ("
@@ -184,6 +189,7 @@ class Tables:
         cursor.execute(self._sql("DELETE FROM {leaderboard}"))
         cursor.execute(self._sql("DELETE FROM {seats}"))
         self.ratings.clear(cursor)
+        self.messages.clear(cursor)
         cursor.execute(self._sql("UPDATE {positions} SET position = 0 WHERE name = {p}"), (MAIN,))
 
     # --- reads -----------------------------------------------------------------------------------

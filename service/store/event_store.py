@@ -11,6 +11,8 @@ from eventsourcing.application import Application
 from eventsourcing.persistence import InfrastructureFactory, Mapper, Notification
 
 from domain.aggregate import Recorded
+from domain.matchmaking.entries import QUEUE_EVENTS, queue_topic
+from domain.matchmaking.queue import Queued
 from domain.variants import event_types
 from service.store.changes import Changes
 from service.store.mapper import EnvelopeMapper
@@ -113,6 +115,24 @@ class Store(Application[UUID]):
         """The game event a reader at this position takes next, if the log holds one yet."""
         found = self.game_notifications(after, 1)
         return self.decode(found[0]) if found else None
+
+    def queue_notifications(self, after: int, limit: int) -> list[Notification]:
+        """Matchmaking queues' events after a log position, in log order."""
+        topics = tuple(queue_topic(kind) for kind in QUEUE_EVENTS)
+        return list(
+            self.recorder.select_notifications(
+                after, limit, topics=topics, inclusive_of_start=False
+            )
+        )
+
+    def last_position(self) -> int:
+        """The newest position of the log (0 while it is empty)."""
+        return self.recorder.max_notification_id() or 0
+
+    def decode_queued(self, notification: Notification) -> Queued:
+        queued = self.mapper.to_domain_event(notification)
+        assert isinstance(queued, Queued)
+        return queued
 
     def decode(self, notification: Notification) -> Recorded:
         recorded = self.mapper.to_domain_event(notification)

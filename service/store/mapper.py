@@ -1,4 +1,5 @@
-"""Our wire format: game events and records as msgspec JSON under their payload's topic."""
+"""Our wire format: game events, queue events and records as msgspec JSON under their payload's
+topic."""
 
 from __future__ import annotations
 
@@ -12,6 +13,8 @@ from eventsourcing.persistence import Mapper, StoredEvent
 
 from domain.aggregate import Recorded
 from domain.events import Secret, topic
+from domain.matchmaking.entries import QUEUE_EVENTS, QueueEvent, queue_topic
+from domain.matchmaking.queue import Queued
 from domain.variants import event_types
 from service.store.records import RECORD_TYPES, RecordPayload, Registered, record_topic
 
@@ -33,6 +36,7 @@ class _RecordWire(msgspec.Struct, frozen=True):
 
 
 RECORD_TYPES_BY_TOPIC: dict[str, type[RecordPayload]] = {record_topic(t): t for t in RECORD_TYPES}
+QUEUE_TYPES_BY_TOPIC: dict[str, type[QueueEvent]] = {queue_topic(t): t for t in QUEUE_EVENTS}
 
 
 @cache
@@ -65,6 +69,12 @@ class EnvelopeMapper(Mapper[UUID]):
                 payload=msgspec.Raw(self._encoder.encode(domain_event.payload)),
             )
             stored_topic = record_topic(type(domain_event.payload))
+        elif isinstance(domain_event, Queued):
+            wire = _RecordWire(
+                timestamp=domain_event.timestamp,
+                payload=msgspec.Raw(self._encoder.encode(domain_event.payload)),
+            )
+            stored_topic = queue_topic(type(domain_event.payload))
         else:
             raise TypeError(f"cannot store {type(domain_event).__name__}")
         return StoredEvent(
@@ -93,8 +103,16 @@ class EnvelopeMapper(Mapper[UUID]):
                 hash=wire.hash,
                 expiry=wire.expiry,
             )
-        record_type = RECORD_TYPES_BY_TOPIC[stored_event.topic]
         record = _decoder(_RecordWire).decode(stored_event.state)
+        queue_type = QUEUE_TYPES_BY_TOPIC.get(stored_event.topic)
+        if queue_type is not None:
+            return Queued(
+                originator_id=originator_id,
+                originator_version=stored_event.originator_version,
+                timestamp=record.timestamp,
+                payload=_decoder(queue_type).decode(record.payload),
+            )
+        record_type = RECORD_TYPES_BY_TOPIC[stored_event.topic]
         return Registered(
             originator_id=originator_id,
             originator_version=stored_event.originator_version,

@@ -37,6 +37,13 @@ class CommandReceipt(RecordPayload, frozen=True, tag="CommandReceipt"):
     chain_head: str
 
 
+class QueueReceipt(RecordPayload, frozen=True, tag="QueueReceipt"):
+    """What a keyed join of a matchmaking queue answered, so a retry answers the same."""
+
+    request_digest: str
+    answer: dict[str, Any]
+
+
 def record_topic(payload_type: type[RecordPayload]) -> str:
     return f"cardledger:{payload_type.__struct_config__.tag}:v{payload_type.SCHEMA_VERSION}"
 
@@ -89,4 +96,9 @@ class TicketKey(RecordPayload, frozen=True, tag="TicketKey"):
 
 TICKET_KEY_ID = uuid5(RECORD_NAMESPACE, "stream-ticket-key")
 
-RECORD_TYPES: tuple[type[RecordPayload], ...] = (PlayerRegistered, CommandReceipt, TicketKey)
+RECORD_TYPES: tuple[type[RecordPayload], ...] = (
+    PlayerRegistered,
+    CommandReceipt,
+    TicketKey,
+    QueueReceipt,
+)

@@ -254,6 +254,7 @@ def test_projection_lag_is_what_the_readers_have_yet_to_take(settings: Settings)
 def test_the_background_workers_are_seen_alive(api: Api) -> None:
     scraped = Scrape(api)
     workers = ["log-follower", "deadline-watcher", "bot-driver", "read-models"]
+    workers += ["queue-follower", "bot-fill"]
     if api.ledger.settings.database_url is not None:
         workers.append("pg-listener")
     for worker in workers:

@@ -4,6 +4,7 @@ any consumer wanted one (most events interest nobody), and each wanted event is 
 from __future__ import annotations
 
 import uuid
+from types import SimpleNamespace
 from typing import Any, cast
 
 from eventsourcing.persistence import Notification
@@ -81,3 +82,21 @@ def test_every_wanted_event_is_handed_on_once_across_batches() -> None:
     following.step()
     assert following.position == log.notifications[-1].id
     assert len(deadlines.observed) == 2  # nothing handed on twice
+
+
+def test_a_queue_follower_moves_past_the_game_events_it_does_not_read() -> None:
+    """Queue events are rare: a follower of them that stayed where its last one was would scan
+    every later game event at each read. It moves up to the horizon (every id below it ended
+    before the read), and no further."""
+    log = Log(["cardledger:GameCreated:v1"] * 3)  # ids 10, 20, 30
+    horizon = [31]
+    sparse = cast(Any, log)
+    sparse.queue_notifications = lambda after, limit: []
+    sparse.decode_queued = log.decode
+    sparse.writer = SimpleNamespace(horizon=lambda: horizon[0])
+    queues = LogFollower(cast(Store, log), [], start=lambda: 0, queues=True)
+    queues.step()
+    assert queues.position == 30
+    horizon[0] = 12  # a reading can only move forward
+    queues.step()
+    assert queues.position == 30

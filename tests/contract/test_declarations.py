@@ -51,7 +51,9 @@ def test_security_is_what_the_handler_reads_and_the_middleware_enforces(
     guarded = bool(handler.opt.get(SIGNED_IN))
     skipped = bool(handler.opt.get(SKIP))
     reads = user_type(handler)
-    if contract.token is Token.REQUIRED:
+    if contract.token is Token.REQUIRED and contract.ticket:  # the handler checks: token or ticket
+        assert not guarded and not skipped and reads == Principal | None, operation_id
+    elif contract.token is Token.REQUIRED:
         assert guarded and not skipped and reads is Principal, operation_id
     elif contract.token is Token.OPTIONAL:
         assert not guarded and not skipped and reads == Principal | None, operation_id
@@ -105,6 +107,7 @@ def test_the_scan_sees_the_refusals_of_commands() -> None:
 def test_a_handler_takes_one_dependency(operation_id: str, handler: HTTPRouteHandler) -> None:
     """Dependencies of one level are resolved together in a task group, which cost a command a
     quarter of its time: the application comes as one (the stream, rare and long-lived, takes
-    its feeds and its slots)."""
+    its feeds and its slots, and so does a player's stream of messages)."""
     taken = set(handler.parsed_fn_signature.parameters) & set(app().dependencies)
-    assert len(taken) <= (2 if operation_id == "streamGame" else 1), (operation_id, taken)
+    streams = ("streamGame", "streamMyMessages")
+    assert len(taken) <= (2 if operation_id in streams else 1), (operation_id, taken)

@@ -19,7 +19,7 @@ from domain.game import MAX_CLIENT_SEED
 from domain.variant import COMPLETE, FORFEIT
 from domain.variants import VARIANTS
 from service.application.players import MAX_NAME
-from service.http.bodies import GAME_STATUSES, CreateGame, CreatePlayer, JoinGame
+from service.http.bodies import GAME_STATUSES, CreateGame, CreatePlayer, JoinGame, JoinQueue
 from service.http.openapi.reach import drop_unreferenced, require_what_answers_carry
 from service.http.openapi.responses import document_errors
 from service.http.openapi.variants import (
@@ -33,16 +33,24 @@ from service.http.openapi.variants import (
 )
 
 CARD_PATTERN = r"^((10|[2-9JQKA])[SHDC]|BJ|RJ)$"
-SSE_EVENT: dict[str, Any] = {
-    "description": "`event: event` (data: an EventOut, id: its version), `event: view` (data: a"
-    " View), `event: end` (data: the final status), and `: ping` comments.",
-    "type": "object",
-    "properties": {
-        "event": {"type": "string"},
-        "id": {"type": "string"},
-        "data": {"type": "string"},
-    },
-}
+
+
+def sse_schema(description: str) -> dict[str, Any]:
+    """An event stream's messages, as a schema can tell them (each field a string)."""
+    fields = {field: {"type": "string"} for field in ("event", "id", "data")}
+    return {"description": description, "type": "object", "properties": fields}
+
+
+SSE_EVENT = sse_schema(
+    "`event: event` (data: an EventOut, id: its version), `event: view` (data: a"
+    " View), `event: end` (data: the final status), and `: ping` comments."
+)
+MESSAGE_SSE_EVENT = sse_schema(
+    "`event:` the message's kind (your_turn, game_started, game_over; more kinds"
+    " may come), `id:` the message's id (send it back as Last-Event-ID), `data:` a PlayerMessage;"
+    " and `: ping` comments."
+)
+SSE_SCHEMAS = {"streamGame": SSE_EVENT, "streamMyMessages": MESSAGE_SSE_EVENT}
 PROBLEM_SCHEMA: dict[str, Any] = {
     "title": "Problem",
     "description": "RFC 9457 problem details; `code` is stable and machine-readable.",
@@ -115,7 +123,12 @@ def refine_openapi(app: Litestar) -> None:
 def _refine(schema: dict[str, Any], app: Litestar) -> None:
     components = schema.setdefault("components", {}).setdefault("schemas", {})
     paths = schema.get("paths", {})
-    bodies = {"registerPlayer": CreatePlayer, "createGame": CreateGame, "joinGame": JoinGame}
+    bodies = {
+        "registerPlayer": CreatePlayer,
+        "createGame": CreateGame,
+        "joinGame": JoinGame,
+        "joinQueue": JoinQueue,
+    }
     (generated, defs) = struct_schemas(bodies.values())
     components.update(defs)
     variant_schemas(components)
@@ -199,7 +212,7 @@ def _document_constraints(components: dict[str, Any], paths: dict[str, Any]) -> 
         minimum=min(v.min_seats for v in VARIANTS.values()),
         maximum=max(v.max_seats for v in VARIANTS.values()),
     )
-    for body in ("CreateGame", "JoinGame"):
+    for body in ("CreateGame", "JoinGame", "JoinQueue"):
         components[body]["properties"]["client_seed"]["maxLength"] = MAX_CLIENT_SEED
     for component in components.values():
         properties = component.get("properties", {}) if isinstance(component, dict) else {}
@@ -213,6 +226,7 @@ def _document_constraints(components: dict[str, Any], paths: dict[str, Any]) -> 
         ("listGames", "variant"): {"enum": variants},
         ("getLeaderboard", "variant"): {"enum": variants},
         ("getRules", "variant"): {"enum": variants},
+        ("leaveQueue", "variant"): {"enum": variants},
     }
     headers: dict[str, dict[str, Any]] = {
         "Idempotency-Key": {"minLength": 1, "maxLength": 128},
@@ -225,8 +239,9 @@ def _document_constraints(components: dict[str, Any], paths: dict[str, Any]) -> 
                 extra = headers.get(parameter["name"])
             if extra:
                 parameter["schema"] = {"type": "string", **extra}
-        if operation.get("operationId") == "streamGame":
-            operation["responses"]["200"]["content"] = {"text/event-stream": {"schema": SSE_EVENT}}
+        sse = SSE_SCHEMAS.get(str(operation.get("operationId")))
+        if sse is not None:
+            operation["responses"]["200"]["content"] = {"text/event-stream": {"schema": sse}}
 
 
 def _document_enums(components: dict[str, Any], paths: dict[str, Any]) -> None:

@@ -45,8 +45,8 @@ SECURITY_SCHEMES: dict[str, Any] = {
         "in": "query",
         "name": "ticket",
         "description": "A one-minute, read-only ticket for one game's stream (POST"
-        " /games/{game_id}/stream-ticket), for browsers, which cannot send headers on"
-        " EventSource.",
+        " /games/{game_id}/stream-ticket) or for the player's own stream of messages (POST"
+        " /players/me/stream-ticket), for browsers, which cannot send headers on EventSource.",
     },
     METRICS_TOKEN: {
         "type": "http",

@@ -228,6 +228,10 @@ def nullable(schema: dict[str, Any]) -> dict[str, Any]:
     return {"oneOf": [schema, {"type": "null"}]}
 
 
+def seat_count(variant: Variant[Any, Any]) -> dict[str, Any]:
+    return {"type": "integer", "minimum": variant.min_seats, "maximum": variant.max_seats}
+
+
 def tags(kinds: Iterable[type[msgspec.Struct]]) -> dict[str, Any]:
     """An array's items: the tags of these kinds (none: the array is always empty)."""
     found = sorted({tag_of_type(kind) for kind in kinds})
@@ -263,7 +267,25 @@ PER_VARIANT: dict[str, tuple[str, Callable[[str], str], Narrowing]] = {
         lambda p: f"Create{p}Game",
         lambda v: {
             "options": {**nullable(ref(v.options_type.__name__)), "default": None},
-            "seats": {"type": "integer", "minimum": v.min_seats, "maximum": v.max_seats},
+            "seats": seat_count(v),
+        },
+    ),
+    "JoinQueue": (
+        "variant",
+        lambda p: f"Join{p}Queue",
+        lambda v: {
+            "options": {**nullable(ref(v.options_type.__name__)), "default": None},
+            "min_seats": {**nullable(seat_count(v)), "default": None},
+            "max_seats": {**nullable(seat_count(v)), "default": None},
+        },
+    ),
+    "QueueStatus": (
+        "variant",
+        lambda p: f"{p}QueueStatus",
+        lambda v: {
+            "options": nullable(ref(v.options_type.__name__)),
+            "min_seats": nullable(seat_count(v)),
+            "max_seats": nullable(seat_count(v)),
         },
     ),
     "VariantInfo": (

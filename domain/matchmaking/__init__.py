@@ -1,0 +1,1 @@
+"""Quick match: the waiting queue of each variant, as events, and the pure choice of tables."""
