@@ -21,7 +21,8 @@ from eventsourcing.persistence import StoredEvent
 from domain.aggregate import GameAggregate, Recorded, project
 from domain.events import GameCancelled, GameFinished, GameStarted
 from domain.perspective import Perspective
-from projections.audit import audit, batches
+from projections.audit import audit
+from projections.redecide import batches
 from projections.replay import frames
 from service.store.mapper import EnvelopeMapper
 from service.tools.bench.engine import NOW, alternating_medians
