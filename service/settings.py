@@ -42,6 +42,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     store_timeout: int = 5  # seconds a request waits for a connection or a lock, then 503
     in_memory: bool = False  # a private in-memory SQLite store (tools that never persist)
     limits: Limits = Limits()
+    limits_url: str | None = None  # a Redis (redis://) whose counts every process shares
     trusted_proxies: str = ""  # addresses whose X-Forwarded-For names the client ("*": any)
     cors_origins: str = ""  # origins whose pages may call the API, comma-separated ("*": any)
     worker_timeout: int = 30  # seconds a worker of `serve --workers N` has to start or answer
@@ -66,6 +67,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             log_key=Path(env["CARDLEDGER_LOG_KEY"]) if env.get("CARDLEDGER_LOG_KEY") else None,
             log_origin=env.get("CARDLEDGER_LOG_ORIGIN") or "cardledger.local/log",
             limits=_limits(env),
+            limits_url=_redis_url(env.get("CARDLEDGER_LIMITS_URL") or None),
         )
         return msgspec.structs.replace(settings, **_numbers(env, NUMBERS, least=1))
 
@@ -126,6 +128,12 @@ LIMITS = {
 }
 
 
+def _redis_url(url: str | None) -> str | None:
+    if url is not None and urlparse(url).scheme not in ("redis", "rediss"):
+        raise ValueError("CARDLEDGER_LIMITS_URL must be a redis:// or rediss:// URL")
+    return url
+
+
 def _limits(env: Mapping[str, str]) -> Limits:
     """CARDLEDGER_LIMITS=off turns every rate and stream limit off (load tests, a trusted
     network); each can also be set on its own."""
@@ -174,6 +182,8 @@ MEANINGS = {
     " (0: no limit)",
     "CARDLEDGER_LIMIT_STREAMS_PER_TOKEN": "live streams open at once with one token or ticket"
     " (0: no limit)",
+    "CARDLEDGER_LIMITS_URL": "a Redis (redis://host:port/db) where every process and node counts"
+    " the limits above together; unset: each process counts alone (N workers grant N times)",
     "CARDLEDGER_REQUEST_SECONDS": "seconds a client has for a request's headers and body, or for"
     " its first byte (0: no limit)",
     "CARDLEDGER_THREADS": "threads for blocking store calls in each process; the PostgreSQL pool"

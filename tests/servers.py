@@ -11,6 +11,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -21,6 +22,7 @@ import httpx
 
 from service.lifetime import end_with_parent
 from service.settings import Settings
+from tests.threads import BOUND, finished, wait_until
 
 STOP_GRACE = 10  # seconds a process has to stop on SIGTERM before it and its group are killed
 START_WITHIN = 60  # seconds for a server to answer /ready: generous, for a loaded machine
@@ -133,3 +135,31 @@ def wait_until_ready(base: str, process: subprocess.Popen[bytes]) -> None:
             what = "ended" if process.poll() is not None else f"not ready in {START_WITHIN} s"
             raise RuntimeError(f"server {what} (its output follows the test's traceback)")
         time.sleep(0.1)
+
+
+@contextmanager
+def stream_held_open(url: str, headers: dict[str, str]) -> Iterator[None]:
+    """A live stream at ``url`` held open (by a thread) until the block ends; fails if it is
+    not answered 200. Then waits until the server gives its slot back: a new stream opens."""
+    opened, done = threading.Event(), threading.Event()
+
+    def follow() -> None:
+        with httpx.stream("GET", url, headers=headers, timeout=BOUND) as held:
+            assert held.status_code == 200, held.read()
+            opened.set()
+            done.wait(BOUND)
+
+    holder = threading.Thread(target=follow, daemon=True)
+    holder.start()
+    try:
+        assert opened.wait(BOUND), f"the stream at {url} did not open"
+        yield
+    finally:
+        done.set()
+        finished([holder])
+
+    def slot_free() -> bool:
+        with httpx.stream("GET", url, headers=headers, timeout=BOUND) as again:
+            return again.status_code == 200
+
+    wait_until(slot_free, "the stream's slot came back")

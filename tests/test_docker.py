@@ -43,6 +43,10 @@ def test_compose_runs_two_api_replicas_on_one_postgres_behind_a_proxy() -> None:
     assert proxy["ports"] == ["127.0.0.1:8000:8000"]
     assert proxy["depends_on"]["api"]["condition"] == "service_healthy"
     assert services["postgres"]["healthcheck"]["test"]
+    # The replicas share one allowance per client through Redis.
+    assert api["environment"]["CARDLEDGER_LIMITS_URL"].startswith("redis://redis:6379/")
+    assert api["depends_on"]["redis"]["condition"] == "service_healthy"
+    assert services["redis"]["healthcheck"]["test"]
 
 
 def test_the_proxy_balances_over_the_replicas_and_leaves_streams_unbuffered() -> None:

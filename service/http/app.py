@@ -17,9 +17,10 @@ from litestar.openapi import OpenAPIConfig
 from service.application import Cardledger
 from service.application.telemetry import LogLag, WorkerCollector
 from service.background.work import BackgroundWork
+from service.http.allowance import Allowance
 from service.http.authentication import TokenAuthentication
 from service.http.dependencies import dependencies
-from service.http.limits import StreamSlots, rate_limits
+from service.http.limits import StreamSlots, rate_limited, rate_rules
 from service.http.metrics import Metrics, measured
 from service.http.openapi.document import refine_openapi
 from service.http.problems import EXCEPTION_HANDLERS
@@ -72,7 +73,9 @@ def create_app(settings: Settings | None = None, ledger: Cardledger | None = Non
     )
     metrics.held(what="games").set_function(lambda: len(ledger.games))
     metrics.held(what="followed_games").set_function(live.feeds.followed)
-    provided = dependencies(ledger, live=live, slots=StreamSlots(settings.limits), metrics=metrics)
+    allowance = Allowance(settings.limits_url, fallback=metrics.count_limits_fallback)
+    slots = StreamSlots(settings.limits, allowance)
+    provided = dependencies(ledger, live=live, slots=slots, metrics=metrics)
 
     def start() -> None:
         # Blocking store calls run in these threads, sized with the connection pool. Set here,
@@ -101,8 +104,8 @@ def create_app(settings: Settings | None = None, ledger: Cardledger | None = Non
         exception_handlers=EXCEPTION_HANDLERS,
         request_max_body_size=settings.max_body_bytes,
         middleware=[
-            lambda app: measured(app, metrics),
-            *rate_limits(settings.limits),
+            lambda app: measured(app, metrics, {INSTANCE_HEADER: instance}),
+            lambda app: rate_limited(app, rate_rules(settings.limits), allowance),
             DefineMiddleware(TokenAuthentication, players=ledger.players),
         ],
         compression_config=CompressionConfig(

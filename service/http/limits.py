@@ -1,27 +1,31 @@
-"""Limits on what one client may do: request rates (litestar's rate-limit middleware, keyed by
-client address, by bearer token, and for registrations) and live streams open at once.
+"""Limits on what one client may do: request rates (keyed by client address, by bearer token,
+and for registrations) and live streams open at once.
 
-Counts are kept per process: with N workers a client gets up to N times the rate. Behind a
-proxy, set CARDLEDGER_TRUSTED_PROXIES so the address is the client's, not the proxy's.
+Counts are kept per process unless CARDLEDGER_LIMITS_URL names a Redis (service/http/allowance.py):
+then every worker and node draws on one allowance. Behind a proxy, set CARDLEDGER_TRUSTED_PROXIES
+so the address is the client's, not the proxy's.
 """
 
 from __future__ import annotations
 
 import hashlib
-import threading
-from collections import Counter
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
+from limits import RateLimitItem, RateLimitItemPerMinute
 from litestar import Request
-from litestar.middleware.base import DefineMiddleware
-from litestar.middleware.rate_limit import RateLimitConfig
+from litestar.enums import ScopeType
+from litestar.types import ASGIApp, Message, Receive, Scope, Send
 
 from service.auth import bearer_token
 from service.errors import ApiError
+from service.http.allowance import Allowance, Verdict
+from service.http.headers import add_headers
+from service.http.problems import on_api_error
 from service.settings import Limits
 
-UNLIMITED = ["/health", "/ready", "/metrics", "/static"]  # probes, scrapes, the viewer's files
+UNLIMITED = ("/health", "/ready", "/metrics", "/static")  # probes, scrapes, the viewer's files
+WINDOW_SECONDS = 60
 
 
 def address(request: Request[Any, Any, Any]) -> str:
@@ -43,77 +47,121 @@ def is_registration(request: Request[Any, Any, Any]) -> bool:
     return request.method == "POST" and request.url.path.rstrip("/") == "/players"
 
 
-def rate_limits(limits: Limits) -> list[DefineMiddleware]:
-    """One middleware per limit that is on."""
+def every_request(request: Request[Any, Any, Any]) -> bool:
+    return not any(
+        request.url.path == path or request.url.path.startswith(path + "/") for path in UNLIMITED
+    )
+
+
+class Rule(NamedTuple):
+    name: str  # the count's own key space
+    item: RateLimitItem
+    applies: Callable[[Request[Any, Any, Any]], bool]
+    identify: Callable[[Request[Any, Any, Any]], str]
+
+
+def rate_rules(limits: Limits) -> list[Rule]:
+    """One rule per limit that is on."""
     found = []
     if limits.per_address:
         found.append(
-            RateLimitConfig(
-                rate_limit=("minute", limits.per_address),
-                identifier_for_request=address,
-                exclude=UNLIMITED,
-                store="rate_per_address",
-            ).middleware
+            Rule("address", RateLimitItemPerMinute(limits.per_address), every_request, address)
         )
     if limits.per_token:
-        found.append(
-            RateLimitConfig(
-                rate_limit=("minute", limits.per_token),
-                identifier_for_request=token_key,
-                check_throttle_handler=has_token,
-                exclude=UNLIMITED,
-                store="rate_per_token",
-            ).middleware
-        )
+
+        def with_token(request: Request[Any, Any, Any]) -> bool:
+            return has_token(request) and every_request(request)
+
+        found.append(Rule("token", RateLimitItemPerMinute(limits.per_token), with_token, token_key))
     if limits.registrations:
-        found.append(
-            RateLimitConfig(
-                rate_limit=("minute", limits.registrations),
-                identifier_for_request=address,
-                check_throttle_handler=is_registration,
-                store="rate_registrations",
-            ).middleware
-        )
+        registrations = RateLimitItemPerMinute(limits.registrations)
+        found.append(Rule("registrations", registrations, is_registration, address))
     return found
+
+
+def rate_headers(verdict: Verdict) -> dict[str, str]:
+    return {
+        "RateLimit-Policy": f"{verdict.limit}; w={WINDOW_SECONDS}",
+        "RateLimit-Limit": str(verdict.limit),
+        "RateLimit-Remaining": str(verdict.remaining),
+        "RateLimit-Reset": str(verdict.reset_seconds),
+    }
+
+
+def rate_limited(app: ASGIApp, rules: list[Rule], allowance: Allowance) -> ASGIApp:
+    """ASGI middleware: each request counted against every rule that applies to it; past one's
+    allowance, 429 ``rate_limited``. Answers carry the RateLimit-* headers of the tightest rule."""
+
+    async def middleware(scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != ScopeType.HTTP or not rules:
+            await app(scope, receive, send)
+            return
+        request: Request[Any, Any, Any] = Request(scope)
+        tightest: Verdict | None = None
+        for rule in rules:
+            if not rule.applies(request):
+                continue
+            verdict = await allowance.rates.hit(rule.item, rule.name, rule.identify(request))
+            if not verdict.allowed:
+                # Answered here, not raised: a raise would pass the outer middleware by (the
+                # request count, the instance header).
+                refusal = ApiError(
+                    429,
+                    "rate_limited",
+                    "too many requests; wait for the window to start again",
+                    headers={**rate_headers(verdict), "Retry-After": str(verdict.reset_seconds)},
+                )
+                answer = on_api_error(request, refusal).to_asgi_response(None, request)
+                await answer(scope, receive, send)
+                return
+            if tightest is None or verdict.remaining < tightest.remaining:
+                tightest = verdict
+        if tightest is None:
+            await app(scope, receive, send)
+            return
+        headers = rate_headers(tightest)
+
+        async def sending(message: Message) -> None:
+            add_headers(message, headers)
+            await send(message)
+
+        await app(scope, receive, sending)
+
+    return middleware
 
 
 class StreamSlots:
     """Live streams open at once, per client address and per token (or ticket holder)."""
 
-    def __init__(self, limits: Limits) -> None:
+    def __init__(self, limits: Limits, allowance: Allowance) -> None:
         self._limits = limits
-        self._open: Counter[str] = Counter()
-        self._lock = threading.Lock()
+        self._allowance = allowance
 
-    def take(self, request: Request[Any, Any, Any], holder: str | None) -> Callable[[], None]:
-        """A slot for one stream; returns what gives it back. 429 ``too_many_streams`` if the
-        client has its fill open."""
-        keys = []
+    async def take(self, request: Request[Any, Any, Any], holder: str | None) -> Callable[[], None]:
+        """A slot for one stream; returns what gives it back (once, whoever calls first: the
+        stream's end or its collection). 429 ``too_many_streams`` if the client has its fill
+        open."""
+        wanted = []
         if self._limits.streams_per_address:
-            keys.append((f"address:{address(request)}", self._limits.streams_per_address))
+            wanted.append((f"address:{address(request)}", self._limits.streams_per_address))
         if holder is not None and self._limits.streams_per_token:
-            keys.append((f"holder:{holder}", self._limits.streams_per_token))
-        with self._lock:
-            if any(self._open[key] >= most for key, most in keys):
-                raise ApiError(
-                    429,
-                    "too_many_streams",
-                    "too many live streams are open from here; close one first",
-                    headers={"Retry-After": "5"},
-                )
-            for key, _ in keys:
-                self._open[key] += 1
+            wanted.append((f"holder:{holder}", self._limits.streams_per_token))
+        if not wanted:
+            return lambda: None
+        give_back = await self._allowance.take_slot(wanted)
+        if give_back is None:
+            raise ApiError(
+                429,
+                "too_many_streams",
+                "too many live streams are open from here; close one first",
+                headers={"Retry-After": "5"},
+            )
+        given = False
 
-        given = threading.Event()
+        def once() -> None:
+            nonlocal given
+            if not given:
+                given = True
+                give_back()
 
-        def give_back() -> None:
-            if given.is_set():
-                return  # once, whoever calls first: the stream's end or its collection
-            given.set()
-            with self._lock:
-                for key, _ in keys:
-                    self._open[key] -= 1
-                    if self._open[key] <= 0:
-                        del self._open[key]
-
-        return give_back
+        return once

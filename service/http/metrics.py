@@ -19,6 +19,7 @@ from prometheus_client.registry import Collector
 
 from service.application.telemetry import Children
 from service.auth import bearer_token, same_secret
+from service.http.headers import add_headers
 
 LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10)
 CONTENT_TYPE = "text/plain; version=0.0.4"  # litestar adds "; charset=utf-8" to text/*
@@ -65,8 +66,18 @@ class Metrics:
             ["what"],
             registry=self.registry,
         ).labels
+        self.limits_fallbacks = Counter(
+            "cardledger_limits_fallbacks",
+            "Times this process counted a client's allowance alone because the shared limiter"
+            " (CARDLEDGER_LIMITS_URL) did not answer, by count (rates, streams)",
+            ["count"],
+            registry=self.registry,
+        )
         for collector in collectors:
             self.registry.register(collector)
+
+    def count_limits_fallback(self, count: str) -> None:
+        self.limits_fallbacks.labels(count=count).inc()
 
     def allows(self, authorization: str | None) -> bool:
         """Whether a scrape with this Authorization header may read the metrics."""
@@ -85,8 +96,9 @@ def route_of(scope: Scope) -> str:
     return str(scope.get("path_template") or "unmatched")
 
 
-def measured(app: ASGIApp, metrics: Metrics) -> ASGIApp:
-    """ASGI middleware: counts and times every HTTP request (a stream until its answer starts)."""
+def measured(app: ASGIApp, metrics: Metrics, headers: dict[str, str]) -> ASGIApp:
+    """ASGI middleware: counts and times every HTTP request (a stream until its answer starts),
+    and gives every answer ``headers`` (refusals made before a route is reached too)."""
 
     async def middleware(scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != ScopeType.HTTP:
@@ -99,6 +111,7 @@ def measured(app: ASGIApp, metrics: Metrics) -> ASGIApp:
                 method, route = str(scope.get("method", "")), route_of(scope)
                 metrics.latency(method, route).observe(time.perf_counter() - started)
                 metrics.requests(method, route, str(message["status"])).inc()
+                add_headers(message, headers)
             await send(message)
 
         await app(scope, receive, sending)

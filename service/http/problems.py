@@ -65,10 +65,7 @@ def on_http_exception(request: Request[Any, Any, Any], error: HTTPException) -> 
     status = error.status_code
     code = HTTP_CODES.get(status, OTHER_HTTP_CODE if status < 500 else INTERNAL_ERROR)
     detail = str(error.detail) if status < 500 else "internal error"
-    headers = dict(error.headers or {})  # e.g. Allow, or the RateLimit-* of a 429
-    if status == 429 and "RateLimit-Reset" in headers:
-        headers["Retry-After"] = headers["RateLimit-Reset"]
-    return problem(request, status, code, detail, headers=headers)
+    return problem(request, status, code, detail, headers=dict(error.headers or {}))  # e.g. Allow
 
 
 def on_store_unavailable(

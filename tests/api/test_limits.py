@@ -5,7 +5,6 @@ for a request to arrive, so that a slow client cannot hold a connection for ever
 from __future__ import annotations
 
 import socket
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -17,8 +16,7 @@ from litestar.testing import TestClient
 
 from service.http.app import create_app
 from service.settings import NO_LIMITS, Limits, Settings
-from tests.servers import running_server
-from tests.threads import BOUND, finished, wait_until
+from tests.servers import running_server, stream_held_open
 
 
 @pytest.fixture
@@ -83,32 +81,10 @@ def test_one_token_holds_at_most_its_streams_at_once(strict_server: str) -> None
         auth = {"Authorization": f"Bearer {token}"}
         game_id = http.post("/games", json={"variant": "open-hand", "seats": 2}, headers=auth)
         stream = f"/games/{game_id.json()['game_id']}/stream"
-        opened = threading.Event()
-        done = threading.Event()
-
-        def follow() -> None:
-            with httpx.stream("GET", base + stream, headers=auth, timeout=BOUND) as first:
-                assert first.status_code == 200
-                opened.set()
-                done.wait(BOUND)
-
-        holder = threading.Thread(target=follow, daemon=True)
-        holder.start()
-        try:
-            assert opened.wait(BOUND)
+        with stream_held_open(base + stream, auth):
             refused = http.get(stream, headers=auth)
             assert (refused.status_code, refused.json()["code"]) == (429, "too_many_streams")
             assert refused.headers["Retry-After"].isdigit()
-        finally:
-            done.set()
-            finished([holder])
-
-        def slot_free() -> bool:
-            with httpx.stream("GET", base + stream, headers=auth, timeout=10) as again:
-                return again.status_code == 200
-
-        # The slot comes back once the server has seen the stream end.
-        wait_until(slot_free, "the stream's slot came back")
 
 
 def closed_within(sock: socket.socket, seconds: float) -> bool:

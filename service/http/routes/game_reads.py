@@ -169,7 +169,7 @@ class GameReadsController(Controller):
             if resumed is None:
                 raise INVALID_LAST_EVENT_ID("Last-Event-ID is an event version")
             resume = resumed
-        give_back = slots.take(request, who.actor_id if who else None)
+        give_back = await slots.take(request, who.actor_id if who else None)
         stream = live.stream(who, game_id, resume, on_end=give_back)
         weakref.finalize(stream, give_back)  # a stream that never started gives its slot back too
         return ServerSentEvent(stream)

@@ -148,7 +148,7 @@ class PlayerController(Controller):
             resume = parse_after(last_event_id, INVALID_LAST_EVENT_ID)
         elif after is not None:
             resume = parse_after(after, INVALID_CURSOR)
-        give_back = slots.take(request, who.actor_id)
+        give_back = await slots.take(request, who.actor_id)
         stream = live.player_stream(player, resume, on_end=give_back)
         weakref.finalize(stream, give_back)  # a stream that never started gives its slot back too
         return ServerSentEvent(stream)
