@@ -8,7 +8,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 
 .DEFAULT_GOAL := help
-.PHONY: help install run test check lint format typecheck layers pytest openapi bench browser golden soak fuzz torture clean
+.PHONY: help install run test check lint format typecheck layers pytest openapi bench browser golden soak fuzz torture clean cluster cluster-stop
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | expand -t 18
@@ -75,8 +75,21 @@ soak: $(INSTALLED) ## long random runs: 20 times the property tests' games (tens
 	CARDLEDGER_PLAYOUTS=20000 $(PY) -m pytest -q -p no:cacheprovider -n $(TEST_WORKERS) \
 		-o timeout=3600 -o faulthandler_timeout=7200 tests/property  # 20 times as long a test
 
-torture: $(INSTALLED) ## the fault suite at full length: kills, outages, races, limits (minutes)
+# pg_auto_failover from Debian (apt-get, so as root): service/tools/cluster.py says why this one.
+PG_AUTOCTL ?= /usr/bin/pg_autoctl
+$(PG_AUTOCTL):
+	@echo "==> $(PG_AUTOCTL) is missing: installing Debian's postgresql-15-auto-failover (needs root)"
+	apt-get update -qq && apt-get install -y -qq postgresql-15-auto-failover
+
+torture: $(INSTALLED) $(PG_AUTOCTL) ## the fault suite at full length: kills, outages, races, limits, failover (minutes)
 	$(PY) -m tests.faults.torture
+
+CLUSTER_DIR ?= var/cluster
+cluster: $(INSTALLED) $(PG_AUTOCTL) ## PostgreSQL with automatic failover here: monitor, primary, synchronous standby (ports 6501-6503)
+	$(PY) -m service.tools.cluster start --dir $(CLUSTER_DIR)
+
+cluster-stop: $(INSTALLED) ## stop what make cluster started (its data stays in $(CLUSTER_DIR))
+	$(PY) -m service.tools.cluster stop --dir $(CLUSTER_DIR)
 
 fuzz: $(INSTALLED) ## schemathesis against a real server: no request may get a 5xx
 	$(PY) -m pip install --quiet 'schemathesis>=4,<5'

@@ -93,19 +93,41 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
         url = urlparse(self.database_url)
         if url.scheme not in ("postgresql", "postgres"):
             raise ValueError("CARDLEDGER_DATABASE_URL must be a postgresql:// URL")
-        schema = parse_qs(url.query).get("schema", [""])[0]
+        query = parse_qs(url.query)
+        user, password, hosts, ports = _servers(url.netloc)
+        # Several hosts (a failover cluster): connect to the one that takes writes, whichever
+        # that is now (libpq tries them in turn), unless the URL says otherwise.
+        attrs = query.get("target_session_attrs", ["read-write" if "," in hosts else "any"])[0]
         return {
             "PERSISTENCE_MODULE": "eventsourcing.postgres",
-            "POSTGRES_SCHEMA": schema,
+            "POSTGRES_SCHEMA": query.get("schema", [""])[0],
             "POSTGRES_DBNAME": url.path.lstrip("/") or "postgres",
-            "POSTGRES_HOST": url.hostname or "127.0.0.1",
-            "POSTGRES_PORT": str(url.port or 5432),
-            "POSTGRES_USER": unquote(url.username or "postgres"),
-            "POSTGRES_PASSWORD": unquote(url.password or ""),
+            "POSTGRES_HOST": hosts,
+            "POSTGRES_PORT": ports,
+            "POSTGRES_USER": user,
+            "POSTGRES_PASSWORD": password,
+            "POSTGRES_TARGET_SESSION_ATTRS": attrs,
             "POSTGRES_POOL_SIZE": str(self.threads // 2),
             "POSTGRES_MAX_OVERFLOW": str(self.threads // 2 + 4),  # + notifier, listener, leader
             "POSTGRES_CONNECT_TIMEOUT": str(self.store_timeout),
         }
+
+
+def _servers(netloc: str) -> tuple[str, str, str, str]:
+    """User, password, hosts and ports (libpq's comma-separated lists) of a URL's netloc, which
+    may name several servers: ``user:pw@host1:5432,host2:5433``."""
+    userinfo, _, servers = netloc.rpartition("@")
+    user, _, password = userinfo.partition(":")
+    hosts, ports = [], []
+    for server in servers.split(","):
+        if server.startswith("["):  # [IPv6]:port
+            host, _, rest = server[1:].partition("]")
+            port = rest.removeprefix(":")
+        else:
+            host, _, port = server.partition(":")
+        hosts.append(host or "127.0.0.1")
+        ports.append(port or "5432")
+    return unquote(user or "postgres"), unquote(password), ",".join(hosts), ",".join(ports)
 
 
 NUMBERS = {

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import contextlib
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import psycopg
 from psycopg import sql
@@ -20,9 +20,13 @@ WAIT_SECONDS = 1.0  # how long one step listens before it looks at whether to st
 
 
 def conninfo(database_url: str) -> str:
-    """The URL without our own query parameters (``?schema=``), for a direct connection."""
-    scheme, netloc, path, _, _ = urlsplit(database_url)
-    return urlunsplit((scheme, netloc, path, "", ""))
+    """The URL for a direct connection: without our own query parameter (``?schema=``), and
+    with several hosts (a failover cluster) to the one that takes writes unless it says."""
+    scheme, netloc, path, query, _ = urlsplit(database_url)
+    kept = [(name, value) for name, value in parse_qsl(query) if name != "schema"]
+    if "," in netloc and not any(name == "target_session_attrs" for name, _ in kept):
+        kept.append(("target_session_attrs", "read-write"))
+    return urlunsplit((scheme, netloc, path, urlencode(kept), ""))
 
 
 class PostgresListener:

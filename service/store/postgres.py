@@ -371,6 +371,7 @@ class LedgerPostgresFactory(PostgresFactory):
             keepalives_interval=1,
             keepalives_count=2,
             options=options,
+            target_session_attrs=env.get("POSTGRES_TARGET_SESSION_ATTRS") or "any",
         )
 
     def application_recorder(self) -> HorizonRecorder:

@@ -14,6 +14,7 @@ import sys
 import threading
 import time
 from pathlib import Path
+from typing import NamedTuple
 
 import httpx
 import msgspec
@@ -61,8 +62,21 @@ class Server:
             self.process = None
 
 
-def bot(base: str, stop: threading.Event, receipts: list[Receipt], lock: threading.Lock) -> None:
-    """Plays 2-seat Open Hand games until told to stop, keeping every acknowledged answer."""
+class Answer(NamedTuple):
+    at: float  # time.monotonic() when it came
+    status: int  # 0: no answer (the connection failed)
+    code: str  # a problem's code, or ""
+
+
+def bot(
+    base: str,
+    stop: threading.Event,
+    receipts: list[Receipt],
+    lock: threading.Lock,
+    answers: list[Answer] | None = None,
+) -> None:
+    """Plays 2-seat Open Hand games until told to stop, keeping every acknowledged answer (and
+    with ``answers``, when each command was answered and how)."""
     with httpx.Client(base_url=base, timeout=5) as http:
         while not stop.is_set():
             try:
@@ -72,7 +86,7 @@ def bot(base: str, stop: threading.Event, receipts: list[Receipt], lock: threadi
                     "/games", json={"variant": "open-hand", "seats": 2}, headers=auth[0]
                 ).json()["game_id"]
                 http.post(f"/games/{game_id}/join", headers=auth[1]).raise_for_status()
-                play(http, game_id, auth, stop, receipts, lock)
+                play(http, game_id, auth, stop, receipts, lock, answers)
             except (httpx.HTTPError, ValueError, KeyError):
                 time.sleep(0.05)  # the server is down, or the game was lost with it: start over
 
@@ -84,19 +98,31 @@ def play(
     stop: threading.Event,
     receipts: list[Receipt],
     lock: threading.Lock,
+    answers: list[Answer] | None = None,
+    pace: float = 0.0,
 ) -> None:
-    while not stop.is_set():
+    """Plays the game to its end (or ``stop``), a move each ``pace`` seconds at most, going on
+    with the same game through the server's or the store's outages."""
+    while not stop.wait(pace):
         try:
-            public = http.get(f"/games/{game_id}").json()
+            public = http.get(f"/games/{game_id}").raise_for_status().json()
             if public["status"] != "active":
                 return
             seat = public["to_act"][0]
-            view = http.get(f"/games/{game_id}/view", headers=auth[seat]).json()
-            move = next(c for c in view["legal_commands"] if c["type"] == "play")
-            answer = http.post(f"/games/{game_id}/commands", json=move, headers=auth[seat])
-        except httpx.TransportError:
-            time.sleep(0.05)  # down: the same game goes on once the server is back
+            view = http.get(f"/games/{game_id}/view", headers=auth[seat]).raise_for_status().json()
+            moves = [c for c in view["legal_commands"] if c["type"] == "play"]
+            if not moves:
+                continue  # the public read was older than the view: read again
+            answer = http.post(f"/games/{game_id}/commands", json=moves[0], headers=auth[seat])
+        except (httpx.TransportError, httpx.HTTPStatusError):
+            if answers is not None:
+                answers.append(Answer(time.monotonic(), 0, ""))
+            time.sleep(0.05)  # down: the same game goes on once the server or store is back
             continue
+        if answers is not None:
+            failed = answer.status_code >= 400 and answer.headers.get("content-type", "")
+            code = answer.json().get("code", "") if failed and "json" in failed else ""
+            answers.append(Answer(time.monotonic(), answer.status_code, code))
         if answer.status_code == 200:
             body = answer.json()
             with lock:

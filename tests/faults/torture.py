@@ -22,7 +22,7 @@ import psycopg
 from service.settings import Settings
 from tests.api.test_racing_retries import race_retries
 from tests.databases import new_test_database_name
-from tests.faults import crash_ledger
+from tests.faults import crash_ledger, failover
 from tests.faults.proxy import FaultyProxy
 from tests.faults.test_outage import through
 from tests.faults.test_racing_joins import race_for_seats
@@ -210,6 +210,14 @@ def stream_cap(base: str, path: str) -> tuple[str, bool]:
     return figure, codes == [200, 200, 200, 429]
 
 
+def failover_checks(directory: Path) -> None:
+    """The primary's machine dies under bot load: tests/faults/failover.py."""
+    directory.mkdir(mode=0o755)
+    directory.parent.chmod(0o755)  # the cluster's processes run as the postgres user
+    drill = failover.run(directory)
+    line("failover, primary SIGKILLed", drill.figure(), drill.ok())
+
+
 def main() -> int:
     with tempfile.TemporaryDirectory() as scratch, stores() as kinds:
         root = Path(scratch)
@@ -228,6 +236,7 @@ def main() -> int:
         limit = root / "limits"
         limit.mkdir()
         limit_checks(limit)
+        failover_checks(root / "failover")
     print(f"{len(failures)} of the checks failed" if failures else "every check held")
     return 1 if failures else 0
 
