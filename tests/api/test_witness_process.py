@@ -117,6 +117,9 @@ def test_a_witness_process_cosigns_the_log_and_catches_a_fork(
         (tmp_path / "stripped.json").write_text(json.dumps(receipt))
         assert main([*verify, "--log-receipt", str(tmp_path / "stripped.json")]) == 1
 
+        monitor = ["monitor", "--url", server.base, "--once", "--policy", str(policy_file)]
+        assert main([*monitor, "--state", str(tmp_path / "monitor")]) == 0
+
         # The operator forks: another tree of the size the witness holds, signed with the key.
         held = SignedNote.parse(later).checkpoint
         size = held.size
