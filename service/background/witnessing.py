@@ -8,6 +8,10 @@ from service.background.projector import LeaderRunner
 from service.store.changes import Changes
 from service.store.locks import LeaderLock
 
+GAP = 0.2
+
 
 def witnessing_runner(witnessing: Witnessing, changes: Changes, leader: LeaderLock) -> LeaderRunner:
-    return LeaderRunner("witnessing", witnessing.catch_up, changes, leader)
+    """Woken by every write, but a round at most every GAP seconds: checkpoints come about once
+    a second, and each round reads the latest one."""
+    return LeaderRunner("witnessing", witnessing.catch_up, changes, leader, gap=GAP)

@@ -12,6 +12,7 @@ signed by the log but does not extend the one held is kept, both notes, and serv
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import sys
@@ -80,13 +81,7 @@ class Witness:
             except Refused as refusal:
                 conflict = refused_conflict(held, request, refusal)
                 if conflict is not None:
-                    self._state.conflicts.append(
-                        {
-                            "held": conflict.held,
-                            "offered": conflict.offered,
-                            "reason": refusal.reason,
-                        }
-                    )
+                    self._state.conflicts.append(dataclasses.asdict(conflict))
                     self._state.save()
                 raise
             note = request.note
