@@ -67,6 +67,7 @@ GAME_NOT_FOUND = Refusal(404, "game_not_found")
 VARIANT_NOT_FOUND = Refusal(404, "variant_not_found")
 PLAYER_NOT_FOUND = Refusal(404, "player_not_found")
 TILE_NOT_FOUND = Refusal(404, "tile_not_found")  # not in the witnessed log's signed tree
+NO_CHECKPOINT_YET = Refusal(404, "no_checkpoint_yet")  # the log has signed nothing yet
 INVALID_TILE_PATH = Refusal(400, "invalid_tile_path")
 INVALID_TREE_SIZE = Refusal(422, "invalid_tree_size")
 GAME_NOT_OVER = Refusal(409, "game_not_over")

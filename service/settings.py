@@ -51,6 +51,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     max_active_games: int = 20  # games not over a player may sit at and still join a queue
     log_key: Path | None = None  # the witnessed log's signing key (None: <data_dir>/log-key.pem)
     log_origin: str = "cardledger.local/log"  # the log's name in its checkpoints
+    witnesses: str = ""  # "<verifier key> <URL>" of each witness, comma-separated
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -66,6 +67,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             metrics_token=env.get("CARDLEDGER_METRICS_TOKEN") or None,
             log_key=Path(env["CARDLEDGER_LOG_KEY"]) if env.get("CARDLEDGER_LOG_KEY") else None,
             log_origin=env.get("CARDLEDGER_LOG_ORIGIN") or "cardledger.local/log",
+            witnesses=env.get("CARDLEDGER_WITNESSES") or "",
             limits=_limits(env),
             limits_url=_redis_url(env.get("CARDLEDGER_LIMITS_URL") or None),
         )
@@ -226,6 +228,9 @@ MEANINGS = {
     " of a deployment needs the same file",
     "CARDLEDGER_LOG_ORIGIN": "the witnessed log's origin: the first line of its checkpoints and"
     " its key's name",
+    "CARDLEDGER_WITNESSES": "the witnesses every new checkpoint is sent to, comma-separated, each"
+    " '<verifier key> <base URL>' (the key as `cardledger witness` prints it); their"
+    " cosignatures are served on GET /log/checkpoint. Unset: no witness",
 }
 
 

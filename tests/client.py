@@ -6,6 +6,7 @@ import hashlib
 import json
 import random
 import re
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -26,6 +27,7 @@ SHORT_GAMES: dict[str, tuple[int, dict[str, Any]]] = {
 
 
 MAX_MOVES = 5_000  # more than any SHORT_GAMES game takes
+LOG_WAIT_SECONDS = 10.0  # for the sequencer to sign a checkpoint over a new entry
 
 
 class Api:
@@ -35,6 +37,7 @@ class Api:
         self.client = client
         self.ledger = ledger
         self.tokens: list[str] = []
+        self.log_receipts: dict[str, dict[str, Any]] = {}  # game id: its receipt from the log
 
     @property
     def live(self) -> Live:
@@ -109,6 +112,22 @@ class Api:
             if public["status"] != "active":
                 return public
             self.play_once(game_id, public)
+
+    def keep_log_receipt(self, game_id: str, entries: int) -> dict[str, Any]:
+        """What a player keeps from the witnessed log once the game's ``entries`` entries (1
+        when seated, 2 when it has ended) are under a signed checkpoint: ``GET
+        /games/{id}/log``, each entry's index and inclusion proof and the checkpoint."""
+        give_up = time.monotonic() + LOG_WAIT_SECONDS
+        while True:
+            response = self.client.get(f"/games/{game_id}/log")
+            if response.status_code == 200:
+                receipt = dict(response.json())
+                logged = receipt["entries"]
+                if len(logged) >= entries and all(e["inclusion_proof"] is not None for e in logged):
+                    self.log_receipts[game_id] = receipt
+                    return receipt
+            assert time.monotonic() < give_up, f"no receipt of {entries} entries: {response.text}"
+            time.sleep(0.02)
 
     def play_once(self, game_id: str, public: dict[str, Any] | None = None) -> None:
         """The first seat to act plays the first card of its legal commands."""

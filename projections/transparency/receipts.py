@@ -10,7 +10,7 @@ from typing import Any
 
 from projections.transparency.entries import Entry, decode
 from projections.transparency.merkle import leaf_hash, verify_consistency, verify_inclusion
-from projections.transparency.notes import Checkpoint, NoteError, Policy, SignedNote
+from projections.transparency.notes import Checkpoint, NoteError, Policy, SignedNote, Verifier
 
 
 def accepted(note_text: str, policy: Policy) -> Checkpoint:
@@ -52,3 +52,26 @@ def check_consistency(older: Checkpoint, newer: Checkpoint, proof: Sequence[str]
 
 def _hashes(encoded: Sequence[str]) -> list[bytes]:
     return [base64.b64decode(hashed, validate=True) for hashed in encoded]
+
+
+def parse_policy(text: str) -> Policy:
+    """A policy file: one ``log <verifier key>`` line, any number of ``witness <verifier key>``
+    lines, one ``quorum <n>`` line (0 if absent); blank lines and ``#`` comments are skipped."""
+    log: list[Verifier] = []
+    witnesses: list[Verifier] = []
+    quorum = 0
+    for line in text.splitlines():
+        word, _, value = line.strip().partition(" ")
+        if not word or word.startswith("#"):
+            continue
+        if word == "log":
+            log.append(Verifier.parse(value))
+        elif word == "witness":
+            witnesses.append(Verifier.parse(value))
+        elif word == "quorum" and value.strip().isdigit():
+            quorum = int(value)
+        else:
+            raise NoteError(f"not a policy line: {line!r}")
+    if len(log) != 1 or quorum > len(witnesses):
+        raise NoteError("a policy names one log key and a quorum of at most its witnesses")
+    return Policy(log[0], tuple(witnesses), quorum)

@@ -19,7 +19,15 @@ from bots.levels import available_levels
 from domain import game
 from domain.aggregate import GameAggregate, Recorded
 from domain.commands import COMMON_COMMANDS, Command, parse_command
-from domain.events import BotSeat, CancelledBy, tag_of
+from domain.events import (
+    BotSeat,
+    CancelledBy,
+    GameCancelled,
+    GameCreated,
+    GameFinished,
+    SeatTaken,
+    tag_of,
+)
 from domain.fairness import SEED_BYTES
 from domain.perspective import Perspective
 from domain.seating import SeatedBot, creation_actor
@@ -263,7 +271,17 @@ class GameCommands:
             chain_head=aggregate.chain_head,
             events=[event_out(event, perspective) for event in settled.recorded],
             view=view_of(aggregate, perspective, settled.at or self._clock()),
+            log=f"/games/{aggregate.id}/log" if _logged(settled.recorded) else None,
         )
+
+
+def _logged(recorded: Sequence[Recorded]) -> bool:
+    """Whether these events give a player a receipt from the witnessed log: the game's creation
+    (its commitment, which a seated player holds the log to), a seat taken, its end."""
+    return any(
+        isinstance(event.payload, (GameCreated, SeatTaken, GameFinished, GameCancelled))
+        for event in recorded
+    )
 
 
 def seat_holder(principal: Principal) -> str:

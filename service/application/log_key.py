@@ -39,6 +39,16 @@ def log_signer(settings: Settings) -> Signer:
 
 
 def _load_or_make(path: Path, origin: str) -> Ed25519PrivateKey:
+    key, made = ed25519_key(path)
+    if made:
+        verifier = Signer(origin, key).verifier().text()
+        log.warning("made the log's signing key %s; its verifier key: %s", path, verifier)
+    return key
+
+
+def ed25519_key(path: Path) -> tuple[Ed25519PrivateKey, bool]:
+    """The Ed25519 private key in ``path``, and whether it was made now (the file did not
+    exist: made exclusively, so of two processes one writes it and the other reads it)."""
     if not path.exists():
         path.parent.mkdir(parents=True, exist_ok=True)
         made = Ed25519PrivateKey.generate()
@@ -52,10 +62,8 @@ def _load_or_make(path: Path, origin: str) -> Ed25519PrivateKey:
                 file.write(pem)
                 file.flush()
                 os.fsync(file.fileno())
-            verifier = Signer(origin, made).verifier().text()
-            log.warning("made the log's signing key %s; its verifier key: %s", path, verifier)
-            return made
+            return made, True
     key = load_pem_private_key(path.read_bytes(), password=None)
     if not isinstance(key, Ed25519PrivateKey):
         raise ValueError(f"{path} holds no Ed25519 private key")
-    return key
+    return key, False

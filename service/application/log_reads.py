@@ -15,7 +15,7 @@ import msgspec
 from projections.transparency.merkle import Nodes, consistency_proof, inclusion_proof
 from projections.transparency.notes import Signer
 from projections.transparency.tiles import HEIGHT, WIDTH, entry_bundle
-from service.errors import GAME_NOT_FOUND, INVALID_TREE_SIZE, TILE_NOT_FOUND
+from service.errors import GAME_NOT_FOUND, INVALID_TREE_SIZE, NO_CHECKPOINT_YET, TILE_NOT_FOUND
 from service.store.log_tables import LogTables, StoredCheckpoint
 
 
@@ -42,19 +42,35 @@ class ConsistencyProof(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class LogReads:
-    def __init__(self, tables: LogTables, signer: Signer) -> None:
+    def __init__(self, tables: LogTables, signer: Signer, witnesses: int = 0) -> None:
         self._tables = tables
         self._key = signer.verifier().text()
+        self._witnesses = witnesses
 
     def key(self) -> str:
         """The log's verifier key: ``<origin>+<key id>+<base64(0x01 || public key)>``."""
         return self._key
 
     def checkpoint(self) -> StoredCheckpoint:
+        """The latest signed checkpoint, with the cosignatures the witnesses gave it so far."""
         latest = self._tables.latest_checkpoint()
         if latest is None:
-            raise TILE_NOT_FOUND("the log has signed no checkpoint yet")
-        return latest
+            raise NO_CHECKPOINT_YET("the log has signed no checkpoint yet")
+        return self._cosigned(latest)
+
+    def _cosigned(self, checkpoint: StoredCheckpoint) -> StoredCheckpoint:
+        lines = "".join(self._tables.cosignatures(checkpoint.size))
+        return checkpoint._replace(note=checkpoint.note + lines)
+
+    def _receipt_checkpoint(self, last_index: int) -> StoredCheckpoint:
+        """What a game's receipt stands against: the latest checkpoint every configured witness
+        cosigned, if it covers the game's entries (a receipt a policy with a quorum accepts);
+        else the latest."""
+        if self._witnesses:
+            witnessed = self._tables.latest_witnessed(self._witnesses)
+            if witnessed is not None and witnessed.size > last_index:
+                return self._cosigned(witnessed)
+        return self.checkpoint()
 
     def _signed_size(self) -> int:
         latest = self._tables.latest_checkpoint()
@@ -76,10 +92,10 @@ class LogReads:
             raise TILE_NOT_FOUND("the latest checkpoint's tree holds no such tile")
 
     def game(self, game_id: UUID) -> GameLog:
-        latest = self.checkpoint()
         found = self._tables.entries_of(str(game_id))
         if not found:
             raise GAME_NOT_FOUND(f"the log holds no entry of game {game_id} yet")
+        latest = self._receipt_checkpoint(found[-1].index)
         nodes = self._nodes()
         return GameLog(
             game_id=str(game_id),

@@ -23,6 +23,10 @@ class CommandResult(msgspec.Struct, frozen=True, kw_only=True):
     chain_head: str
     events: list[EventOut]
     view: View
+    # GET /games/{id}/log when this command seated someone, created or ended the game: the
+    # game's receipt from the witnessed log, ready once a checkpoint covers the new entry
+    # (within about a second; docs/transparency.md). None otherwise.
+    log: str | None = None
 
 
 class Leaderboard(msgspec.Struct, frozen=True, kw_only=True):

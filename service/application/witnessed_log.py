@@ -1,5 +1,5 @@
-"""The witnessed log, composed: its tables, its key, the sequencer and what is served of it
-(docs/transparency.md)."""
+"""The witnessed log, composed: its tables, its key, the sequencer, the witnesses' cosigning and
+what is served of it (docs/transparency.md)."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from datetime import datetime
 from service.application.log_key import log_signer
 from service.application.log_reads import LogReads
 from service.application.sequencer import LogSequencer
+from service.application.witnessing import Witnessing, parse_witnesses
 from service.settings import Settings
 from service.store.event_store import Store
 from service.store.log_tables import LogTables
@@ -19,4 +20,6 @@ class WitnessedLog:
         self.tables = LogTables(store)
         self.signer = log_signer(settings)
         self.sequencer = LogSequencer(store, self.tables, self.signer, clock)
-        self.reads = LogReads(self.tables, self.signer)
+        witnesses = parse_witnesses(settings.witnesses)
+        self.witnessing = Witnessing(self.tables, self.signer.verifier(), witnesses)
+        self.reads = LogReads(self.tables, self.signer, len(witnesses))

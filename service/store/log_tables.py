@@ -51,6 +51,7 @@ class LogTables:
             "blob": "BYTEA" if store.postgres else "BLOB",
             **{table: f"{prefix}tlog_{table}" for table in ("state", "entries", "nodes")},
             "checkpoints": f"{prefix}tlog_checkpoints",
+            "cosignatures": f"{prefix}tlog_cosignatures",
         }
         with store.schema_lock("tlog"):
             store.transact(self._create)
@@ -70,6 +71,8 @@ class LogTables:
             "{nodes} (level INTEGER NOT NULL, idx BIGINT NOT NULL, hash {blob} NOT NULL,"
             " PRIMARY KEY (level, idx))",
             "{checkpoints} (size BIGINT PRIMARY KEY, note TEXT NOT NULL, signed_at TEXT NOT NULL)",
+            "{cosignatures} (size BIGINT NOT NULL, witness TEXT NOT NULL, line TEXT NOT NULL,"
+            " PRIMARY KEY (size, witness))",
         ):
             cursor.execute(self._sql(f"CREATE TABLE IF NOT EXISTS {table}"))
         cursor.execute(
@@ -123,6 +126,21 @@ class LogTables:
             ),
             checkpoint,
         )
+
+    def keep_cosignature(self, size: int, witness: str, line: str) -> None:
+        """Keep a witness's cosignature line of the checkpoint of ``size`` (its own transaction:
+        it arrives from the witness, not with a batch)."""
+
+        def write(cursor: Any) -> None:
+            cursor.execute(
+                self._sql(
+                    "INSERT INTO {cosignatures} (size, witness, line) VALUES ({p}, {p}, {p})"
+                    " ON CONFLICT (size, witness) DO NOTHING"
+                ),
+                (size, witness, line),
+            )
+
+        self._store.transact(write)
 
     # --- reads -----------------------------------------------------------------------------------
 
@@ -181,3 +199,30 @@ class LogTables:
                 (game_id,),
             )
             return [LogEntry(int(row["idx"]), bytes(row["entry"])) for row in cursor.fetchall()]
+
+    def cosignatures(self, size: int) -> list[str]:
+        """The cosignature lines kept for the checkpoint of ``size``, by witness name."""
+        with self._reading() as cursor:
+            cursor.execute(
+                self._sql("SELECT line FROM {cosignatures} WHERE size = {p} ORDER BY witness"),
+                (size,),
+            )
+            return [row["line"] for row in cursor.fetchall()]
+
+    def cosigned_size(self, witness: str) -> int | None:
+        """The largest checkpoint ``witness`` has cosigned, as far as the log knows."""
+        with self._reading() as cursor:
+            cursor.execute(
+                self._sql("SELECT MAX(size) AS size FROM {cosignatures} WHERE witness = {p}"),
+                (witness,),
+            )
+            row = cursor.fetchone()
+        return None if row is None or row["size"] is None else int(row["size"])
+
+    def latest_witnessed(self, witnesses: int) -> StoredCheckpoint | None:
+        """The latest checkpoint at least ``witnesses`` witnesses cosigned."""
+        return self._checkpoint(
+            "WHERE (SELECT COUNT(*) FROM {cosignatures} w WHERE w.size = {checkpoints}.size)"
+            " >= {p} ORDER BY size DESC LIMIT 1",
+            (witnesses,),
+        )

@@ -28,7 +28,7 @@ from service.read_models.models import ReadModels
 from service.settings import Settings, variable_names, variables
 from service.store.listener import PostgresListener
 from service.store.locks import LeaderLock
-from service.tools import bench, duel, load, log_verify
+from service.tools import bench, duel, load, log_verify, monitor, witness
 from service.tools.http1 import HttpError
 from service.tools.simulate import LoadReport, summary_text, write_results
 from service.tools.supervisor import explain_worker_deaths, worker_timeout
@@ -388,6 +388,8 @@ def build_parser() -> argparse.ArgumentParser:
         )
     )
     duel.add_parser(commands)
+    witness.add_parser(commands)
+    monitor.add_parser(commands)
     return parser
 
 

@@ -1,7 +1,8 @@
 """`cardledger verify`'s checks of the witnessed log, offline: a game's receipt from the log
-(``--log-receipt``, what ``GET /games/{id}/log`` returned) against the log's key, and a newer
-checkpoint's consistency with an older one the client held (``--older`` with
-``--consistency``, what ``GET /log/consistency`` returned)."""
+(``--log-receipt``, what ``GET /games/{id}/log`` returned) against the log's key or a policy
+(``--policy``: the log's key, witnesses' keys and a quorum), a newer checkpoint's consistency
+with an older one the client held (``--older`` with ``--consistency``, what
+``GET /log/consistency`` returned), and evidence of a cheat (``--evidence``)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,13 @@ import sys
 from pathlib import Path
 
 from projections.transparency.notes import Checkpoint, Policy, Verifier
-from projections.transparency.receipts import accepted, check_consistency, check_receipt
+from projections.transparency.receipts import (
+    accepted,
+    check_consistency,
+    check_receipt,
+    parse_policy,
+)
+from service.tools.evidence import check_evidence
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -19,6 +26,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--log-key",
         metavar="KEY",
         help="the log's verifier key (GET /log/key), or a file holding it",
+    )
+    parser.add_argument(
+        "--policy",
+        metavar="FILE",
+        help="accept checkpoints under this policy: 'log KEY', 'witness KEY' lines, 'quorum N'",
+    )
+    parser.add_argument(
+        "--evidence", metavar="FILE", help="evidence of a cheat (a split view, a game on record)"
     )
     parser.add_argument(
         "--log-receipt", metavar="FILE", help="a game's receipt from the log (GET /games/{id}/log)"
@@ -35,14 +50,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def wanted(args: argparse.Namespace) -> bool:
-    return any((args.log_receipt, args.older, args.newer, args.consistency))
+    return any((args.log_receipt, args.older, args.newer, args.consistency, args.evidence))
 
 
 def verify_log(args: argparse.Namespace) -> int:
     """0 if every log check passes; 1 (a line saying why) if one fails; 2 if a file or the key
     cannot be read."""
     try:
-        policy = Policy(_key(args.log_key), (), 0)
+        policy = (
+            parse_policy(Path(args.policy).read_text())
+            if args.policy
+            else Policy(_key(args.log_key), (), 0)
+        )
+        evidence = json.loads(Path(args.evidence).read_text()) if args.evidence else None
         receipt = json.loads(Path(args.log_receipt).read_text()) if args.log_receipt else None
         older = Path(args.older).read_text() if args.older else None
         newer = Path(args.newer).read_text() if args.newer else None
@@ -51,6 +71,8 @@ def verify_log(args: argparse.Namespace) -> int:
         print(f"verify: cannot read the log's files: {error}", file=sys.stderr)
         return 2
     try:
+        if evidence is not None:
+            print(f"PROVEN   {check_evidence(evidence, policy.log)}")
         latest: Checkpoint | None = None
         if receipt is not None:
             latest, entries = check_receipt(receipt, policy)

@@ -103,7 +103,7 @@ def test_legal_commands_are_ready_to_send(api: Api) -> None:
     response = api.command(game_id, leader, mine["legal_commands"][2])
     assert response.status_code == 200
     result = response.json()
-    assert set(result) == {"game_id", "seat", "version", "chain_head", "events", "view"}
+    assert set(result) == {"game_id", "seat", "version", "chain_head", "events", "view", "log"}
     assert result["version"] == result["view"]["version"] == result["events"][-1]["version"]
     assert result["chain_head"] == result["events"][-1]["hash"]
 

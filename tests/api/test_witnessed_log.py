@@ -8,6 +8,7 @@ from __future__ import annotations
 import base64
 import time
 from typing import Any
+from uuid import UUID
 
 import pytest
 
@@ -187,3 +188,22 @@ def test_a_full_tile_is_immutable_and_agrees_with_the_tree(api: Api) -> None:
     assert root(served_tree(api, size), size) == signed(api, size).checkpoint.root
     upper = api.client.get("/log/tile/1/000.p/1")
     assert upper.status_code == 200 and len(upper.content) == 32
+
+
+def test_answers_that_seat_a_player_or_end_a_game_point_to_its_receipt(api: Api) -> None:
+    api.register(2)
+    created = api.client.post(
+        "/games", json={"variant": "open-hand", "seats": 2}, headers=api.auth(0)
+    ).json()
+    game_id = created["game_id"]
+    assert created["log"] == f"/games/{game_id}/log"
+    joined = api.client.post(f"/games/{game_id}/join", headers=api.auth(1)).json()
+    assert joined["log"] == f"/games/{game_id}/log"
+    seat = api.view(game_id)["to_act"][0]
+    play = next(c for c in api.view(game_id, seat)["legal_commands"] if c["type"] == "play")
+    assert api.command(game_id, seat, play).json()["log"] is None, "a play logs nothing"
+    other = api.create(2)
+    cancelled = api.client.post(f"/games/{other}/cancel", headers=api.auth(0)).json()
+    assert cancelled["log"] == f"/games/{other}/log"
+    receipt = api.keep_log_receipt(other, 2)
+    assert [decode(e["entry"].encode()).game_id for e in receipt["entries"]] == [UUID(other)] * 2

@@ -13,7 +13,13 @@ from litestar.params import FromPath, QueryParameter
 from projections.transparency.tiles import WIDTH
 from service.application import Cardledger
 from service.application.log_reads import ConsistencyProof, GameLog
-from service.errors import GAME_NOT_FOUND, INVALID_TILE_PATH, INVALID_TREE_SIZE, TILE_NOT_FOUND
+from service.errors import (
+    GAME_NOT_FOUND,
+    INVALID_TILE_PATH,
+    INVALID_TREE_SIZE,
+    NO_CHECKPOINT_YET,
+    TILE_NOT_FOUND,
+)
 from service.http.caching import IMMUTABLE
 from service.http.contract import Token, declare
 
@@ -60,10 +66,11 @@ class LogController(Controller):
     @get(
         "/log/checkpoint",
         operation_id="getLogCheckpoint",
-        summary="The witnessed log's latest signed checkpoint (a C2SP signed note)",
+        summary="The witnessed log's latest signed checkpoint (a C2SP signed note), with the"
+        " witnesses' cosignatures it has",
         media_type=TEXT,
         sync_to_thread=True,
-        **declare(Token.NONE, TILE_NOT_FOUND),
+        **declare(Token.NONE, NO_CHECKPOINT_YET),
     )
     def checkpoint(self, ledger: NamedDependency[Cardledger]) -> Response[str]:
         note = ledger.log.reads.checkpoint().note
@@ -100,7 +107,7 @@ class LogController(Controller):
         summary="A game's entries in the witnessed log, each with an inclusion proof against"
         " the latest checkpoint: the player's receipt from the log",
         sync_to_thread=True,
-        **declare(Token.NONE, GAME_NOT_FOUND, TILE_NOT_FOUND),
+        **declare(Token.NONE, GAME_NOT_FOUND, NO_CHECKPOINT_YET),
     )
     def game_log(self, ledger: NamedDependency[Cardledger], game_id: FromPath[UUID]) -> GameLog:
         return ledger.log.reads.game(game_id)
