@@ -50,6 +50,11 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     max_active_games: int = 20  # games not over a player may sit at and still join a queue
     log_key: Path | None = None  # the witnessed log's signing key (None: <data_dir>/log-key.pem)
     log_origin: str = "cardledger.local/log"  # the log's name in its checkpoints
+    webhook_allow: str = ""  # origins webhooks may call, comma-separated (empty: none)
+    webhook_timeout: int = 5  # seconds a webhook receiver has to answer one delivery
+    webhook_retry_first: int = 1  # seconds before the first retry of a failed delivery
+    webhook_retry_most: int = 600  # seconds between retries at most (the backoff's cap)
+    webhook_give_up: int = 86_400  # seconds of failing deliveries before a webhook is paused
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -65,6 +70,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             metrics_token=env.get("CARDLEDGER_METRICS_TOKEN") or None,
             log_key=Path(env["CARDLEDGER_LOG_KEY"]) if env.get("CARDLEDGER_LOG_KEY") else None,
             log_origin=env.get("CARDLEDGER_LOG_ORIGIN") or "cardledger.local/log",
+            webhook_allow=env.get("CARDLEDGER_WEBHOOK_ALLOW") or "",
             limits=_limits(env),
         )
         return msgspec.structs.replace(settings, **_numbers(env, NUMBERS, least=1))
@@ -113,6 +119,10 @@ NUMBERS = {
     "CARDLEDGER_WORKER_TIMEOUT": "worker_timeout",
     "CARDLEDGER_QUEUE_CAPACITY": "queue_capacity",
     "CARDLEDGER_MAX_ACTIVE_GAMES": "max_active_games",
+    "CARDLEDGER_WEBHOOK_TIMEOUT": "webhook_timeout",
+    "CARDLEDGER_WEBHOOK_RETRY_FIRST": "webhook_retry_first",
+    "CARDLEDGER_WEBHOOK_RETRY_MOST": "webhook_retry_most",
+    "CARDLEDGER_WEBHOOK_GIVE_UP": "webhook_give_up",
 }
 
 
@@ -194,6 +204,16 @@ MEANINGS = {
     " of a deployment needs the same file",
     "CARDLEDGER_LOG_ORIGIN": "the witnessed log's origin: the first line of its checkpoints and"
     " its key's name",
+    "CARDLEDGER_WEBHOOK_ALLOW": "the origins players' webhooks may call, comma-separated"
+    " scheme://host[:port], matched exactly (checked at registration and at every delivery);"
+    " unset: no webhook may be registered or delivered",
+    "CARDLEDGER_WEBHOOK_TIMEOUT": "seconds a webhook receiver has to answer a delivery before"
+    " it counts as failed",
+    "CARDLEDGER_WEBHOOK_RETRY_FIRST": "seconds before a failed webhook delivery is tried again;"
+    " doubled after each failure in a row",
+    "CARDLEDGER_WEBHOOK_RETRY_MOST": "seconds between webhook retries at most (the backoff's cap)",
+    "CARDLEDGER_WEBHOOK_GIVE_UP": "seconds of failed deliveries in a row after which a webhook"
+    " is paused (failing) until its player resumes or replaces it",
 }
 
 

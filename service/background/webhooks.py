@@ -1,0 +1,133 @@
+"""Delivers players' messages to their webhooks, one process at a time.
+
+Every API process runs a deliverer; only the holder of the "webhooks" leader lock works (the
+lock dies with its process or session, and a standby takes over). For each webhook due, it
+POSTs the messages past the webhook's cursor in id order, one at a time, and moves the cursor
+past a message only once the receiver answered it 2xx (service/read_models/webhook_tables.py,
+a compare-and-set). So a crash or kill at any moment loses nothing and repeats at most the
+message in flight, and a receiver that answered may still see that one again: at least once,
+with the message id as the idempotency key (``Webhook-Id``).
+
+The lock is not what makes this safe: if two processes ever delivered together (a leader whose
+session died unnoticed), the compare-and-set lets one cursor move win, and the worst case is a
+message sent twice, which at-least-once allows. The HTTP calls are blocking calls on the
+worker's own thread, never on the event loop.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from datetime import datetime
+
+import httpx
+import msgspec
+
+from projections.player_messages import PlayerMessage, parse_message_id
+from service.application.webhook_targets import permitted, signature
+from service.application.webhooks import Webhooks
+from service.background.projector import LeaderRunner
+from service.read_models.models import ReadModels
+from service.read_models.webhook_tables import Attempt, WebhookRow
+from service.store.changes import Changes
+from service.store.locks import LeaderLock
+
+log = logging.getLogger("cardledger.webhooks")
+WEBHOOKS_PER_PASS = 50  # then the pass ends, and the next one begins with the longest waiting
+MESSAGES_PER_VISIT = 20  # then the other webhooks due get their turn
+POLL_SECONDS = 0.5  # messages another process's projector wrote are seen this late at most
+MAX_ERROR = 200  # characters of an error kept for the player to see
+USER_AGENT = "cardledger-webhooks/1"
+
+
+class WebhookDeliverer:
+    def __init__(
+        self,
+        webhooks: Webhooks,
+        read_models: ReadModels,
+        clock: Callable[[], datetime],
+        client: httpx.Client | None = None,
+    ) -> None:
+        self._webhooks = webhooks
+        self._read_models = read_models
+        self._clock = clock
+        timeout = float(webhooks.settings.webhook_timeout)
+        # No redirects (a 3xx is a failure: the allow-list names where we call, not where we
+        # are sent), no proxies or netrc from the environment, no connection kept for later.
+        self._client = client or httpx.Client(
+            timeout=timeout, follow_redirects=False, trust_env=False
+        )
+
+    def catch_up(self) -> float:
+        """One pass over the webhooks due; the seconds until the next pass."""
+        for row in self._webhooks.tables.due(self._clock(), WEBHOOKS_PER_PASS):
+            self.visit(row)
+        soonest = self._webhooks.tables.soonest_retry()
+        if soonest is None:
+            return POLL_SECONDS
+        return max(0.0, min(POLL_SECONDS, (soonest - self._clock()).total_seconds()))
+
+    def visit(self, row: WebhookRow) -> int:
+        """Deliver the webhook's next messages in order until one fails; how many went."""
+        messages = self._read_models.messages_of(
+            row.player_id, after=row.cursor, limit=MESSAGES_PER_VISIT
+        )
+        sent = 0
+        for message in messages:
+            attempt = self.attempt(row, message)
+            if attempt.outcome != "delivered":
+                self._webhooks.failed(row, attempt)
+                return sent
+            to = parse_message_id(message.id)
+            assert to is not None
+            if not self._webhooks.delivered(row, to, attempt):
+                return sent  # replaced, deleted, or moved by another deliverer: look again
+            row = msgspec.structs.replace(row, cursor=to, failures=0, failing_since=None)
+            sent += 1
+        return sent
+
+    def attempt(self, row: WebhookRow, message: PlayerMessage) -> Attempt:
+        """POST one message, signed; what came of it."""
+        if not permitted(row.url, self._webhooks.allow):
+            return Attempt(
+                at=self._clock(),
+                outcome="not_allowed",
+                status=None,
+                error="the operator's allow-list no longer allows this URL",
+            )
+        body = msgspec.json.encode(message)
+        timestamp = int(self._clock().timestamp())
+        headers = {
+            "Content-Type": "application/json",
+            "User-Agent": USER_AGENT,
+            "Webhook-Id": message.id,
+            "Webhook-Timestamp": str(timestamp),
+            "Webhook-Signature": signature(row.signing_key, timestamp, body),
+        }
+        try:
+            answer = self._client.post(row.url, content=body, headers=headers)
+        except httpx.HTTPError as error:
+            log.info("webhook of %s unreachable: %s", row.player_id, error)
+            text = f"{type(error).__name__}: {error}"[:MAX_ERROR]
+            return Attempt(at=self._clock(), outcome="unreachable", status=None, error=text)
+        if 200 <= answer.status_code < 300:
+            return Attempt(
+                at=self._clock(), outcome="delivered", status=answer.status_code, error=None
+            )
+        return Attempt(
+            at=self._clock(),
+            outcome="rejected",
+            status=answer.status_code,
+            error=f"answered {answer.status_code}",
+        )
+
+    def close(self) -> None:
+        self._client.close()
+
+
+def webhook_runner(
+    deliverer: WebhookDeliverer, changes: Changes, leader: LeaderLock
+) -> LeaderRunner:
+    """The runner: woken by this process's writes (and, on PostgreSQL, other processes'),
+    and polling, as a projector in another process may write messages unannounced."""
+    return LeaderRunner("webhooks", deliverer.catch_up, changes, leader, interval=POLL_SECONDS)
