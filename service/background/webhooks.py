@@ -105,20 +105,18 @@ class WebhookDeliverer:
             "Webhook-Signature": signature(row.signing_key, timestamp, body),
         }
         try:
-            answer = self._client.post(row.url, content=body, headers=headers)
+            # Streamed and closed unread: a receiver's answer body is never loaded (a huge one
+            # cannot fill our memory), only its status matters.
+            with self._client.stream("POST", row.url, content=body, headers=headers) as answer:
+                status = answer.status_code
         except httpx.HTTPError as error:
             log.info("webhook of %s unreachable: %s", row.player_id, error)
             text = f"{type(error).__name__}: {error}"[:MAX_ERROR]
             return Attempt(at=self._clock(), outcome="unreachable", status=None, error=text)
-        if 200 <= answer.status_code < 300:
-            return Attempt(
-                at=self._clock(), outcome="delivered", status=answer.status_code, error=None
-            )
+        if 200 <= status < 300:
+            return Attempt(at=self._clock(), outcome="delivered", status=status, error=None)
         return Attempt(
-            at=self._clock(),
-            outcome="rejected",
-            status=answer.status_code,
-            error=f"answered {answer.status_code}",
+            at=self._clock(), outcome="rejected", status=status, error=f"answered {status}"
         )
 
     def close(self) -> None:
