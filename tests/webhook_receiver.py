@@ -44,6 +44,7 @@ class Receiver:
         self.deliveries: list[Delivery] = []
         self.status: Callable[[int], int] = lambda number: 200
         self.hold: int | None = None
+        self.redirect: str | None = None  # sent as Location with every answer
         self.holding = threading.Event()
         self.released = threading.Event()
         self.lock = threading.Lock()
@@ -77,6 +78,8 @@ def receiving() -> Iterator[Receiver]:
             status = receiver.answered(Delivery(headers, body, receiver.key))
             try:
                 self.send_response(status)
+                if receiver.redirect is not None:
+                    self.send_header("Location", receiver.redirect)
                 self.send_header("Content-Length", "0")
                 self.end_headers()
             except OSError:

@@ -10,14 +10,17 @@ with the message id as the idempotency key (``Webhook-Id``).
 
 The lock is not what makes this safe: if two processes ever delivered together (a leader whose
 session died unnoticed), the compare-and-set lets one cursor move win, and the worst case is a
-message sent twice, which at-least-once allows. The HTTP calls are blocking calls on the
-worker's own thread, never on the event loop.
+message sent twice, which at-least-once allows. The HTTP calls are blocking calls on a small
+pool of threads of the deliverer's own (one webhook to one thread at a time, so a slow
+receiver holds up only its own messages), never on the event loop.
 """
 
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 
 import httpx
@@ -28,13 +31,14 @@ from service.application.webhook_targets import permitted, signature
 from service.application.webhooks import Webhooks
 from service.background.projector import LeaderRunner
 from service.read_models.models import ReadModels
-from service.read_models.webhook_tables import Attempt, WebhookRow
+from service.read_models.webhook_tables import ACTIVE, Attempt, WebhookRow
 from service.store.changes import Changes
 from service.store.locks import LeaderLock
 
 log = logging.getLogger("cardledger.webhooks")
 WEBHOOKS_PER_PASS = 50  # then the pass ends, and the next one begins with the longest waiting
 MESSAGES_PER_VISIT = 20  # then the other webhooks due get their turn
+AT_ONCE = 8  # webhooks delivered to at the same time: a slow receiver holds up only its own
 POLL_SECONDS = 0.5  # messages another process's projector wrote are seen this late at most
 MAX_ERROR = 200  # characters of an error kept for the player to see
 USER_AGENT = "cardledger-webhooks/1"
@@ -53,19 +57,46 @@ class WebhookDeliverer:
         self._clock = clock
         timeout = float(webhooks.settings.webhook_timeout)
         # No redirects (a 3xx is a failure: the allow-list names where we call, not where we
-        # are sent), no proxies or netrc from the environment, no connection kept for later.
+        # are sent), no proxies or netrc from the environment.
         self._client = client or httpx.Client(
             timeout=timeout, follow_redirects=False, trust_env=False
         )
+        self._pool = ThreadPoolExecutor(AT_ONCE, thread_name_prefix="webhook")
+        self._busy: set[str] = set()  # players whose webhook a thread of the pool is visiting
+        self._lock = threading.Lock()
+        self.wake: Callable[[], None] = lambda: None  # the runner's, once it has one
 
     def catch_up(self) -> float:
-        """One pass over the webhooks due; the seconds until the next pass."""
+        """Hand the webhooks due to the pool, each to one thread at a time (its messages go
+        in order); the seconds until the next pass."""
         for row in self._webhooks.tables.due(self._clock(), WEBHOOKS_PER_PASS):
-            self.visit(row)
+            with self._lock:
+                if row.player_id in self._busy or len(self._busy) >= AT_ONCE:
+                    continue
+                self._busy.add(row.player_id)
+            self._pool.submit(self._deliver, row)
         soonest = self._webhooks.tables.soonest_retry()
         if soonest is None:
             return POLL_SECONDS
         return max(0.0, min(POLL_SECONDS, (soonest - self._clock()).total_seconds()))
+
+    def _deliver(self, listed: WebhookRow) -> None:
+        try:
+            # Read again, now that this thread alone visits it: the pass's list may predate a
+            # visit that ended since (its cursor moved, or its next attempt was put off).
+            row = self._webhooks.tables.of(listed.player_id)
+            if row is not None and row.registration == listed.registration and self.due(row):
+                self.visit(row)
+        except Exception:  # the store was away: the next pass finds the webhook due again
+            log.exception("could not deliver to the webhook of %s; trying again", listed.player_id)
+        finally:
+            with self._lock:
+                self._busy.discard(listed.player_id)
+            self.wake()  # its next messages, or another webhook's turn
+
+    def due(self, row: WebhookRow) -> bool:
+        waited = row.next_attempt_at is None or row.next_attempt_at <= self._clock()
+        return row.state == ACTIVE and waited
 
     def visit(self, row: WebhookRow) -> int:
         """Deliver the webhook's next messages in order until one fails; how many went."""
@@ -120,6 +151,8 @@ class WebhookDeliverer:
         )
 
     def close(self) -> None:
+        """After the runner has stopped: the visits under way end (within the timeout)."""
+        self._pool.shutdown(wait=True, cancel_futures=True)
         self._client.close()
 
 
@@ -128,4 +161,6 @@ def webhook_runner(
 ) -> LeaderRunner:
     """The runner: woken by this process's writes (and, on PostgreSQL, other processes'),
     and polling, as a projector in another process may write messages unannounced."""
-    return LeaderRunner("webhooks", deliverer.catch_up, changes, leader, interval=POLL_SECONDS)
+    runner = LeaderRunner("webhooks", deliverer.catch_up, changes, leader, interval=POLL_SECONDS)
+    deliverer.wake = runner.worker.wake
+    return runner

@@ -18,7 +18,7 @@ from service.application import Cardledger
 from service.http.app import create_app
 from service.settings import Settings
 from tests.client import Api
-from tests.threads import wait_until
+from tests.threads import BOUND, wait_until
 from tests.webhook_receiver import Receiver, receiving
 
 
@@ -29,10 +29,10 @@ def receiver() -> Iterator[Receiver]:
 
 
 @contextmanager
-def hooked_api(settings: Settings, receiver: Receiver, **changes: Any) -> Iterator[Api]:
-    """An app in this process allowed to call ``receiver``, with ``changes`` to its settings."""
-    origin = receiver.url.removesuffix("/hook")
-    allowed = msgspec.structs.replace(settings, webhook_allow=origin, **changes)
+def hooked_api(settings: Settings, *receivers: Receiver, **changes: Any) -> Iterator[Api]:
+    """An app in this process allowed to call ``receivers``, with ``changes`` to its settings."""
+    origins = ",".join(receiver.url.removesuffix("/hook") for receiver in receivers)
+    allowed = msgspec.structs.replace(settings, webhook_allow=origins, **changes)
     ledger = Cardledger(allowed)
     with TestClient(create_app(allowed, ledger)) as client:
         yield Api(client, ledger)
@@ -233,3 +233,61 @@ def test_a_rebuild_of_the_read_models_sends_nothing_again(api: Api, receiver: Re
     every = messages(api)
     wait_until(lambda: hook_status(api)["cursor"] == every[-1]["id"], "delivered again")
     assert receiver.ids == [message["id"] for message in every]
+
+
+def test_a_slow_receiver_holds_up_only_its_own_messages(
+    settings: Settings, receiver: Receiver
+) -> None:
+    receiver.hold = 1
+    waits = {"webhook_timeout": int(BOUND)}  # the held delivery is not given up meanwhile
+    with receiving() as other, hooked_api(settings, receiver, other, **waits) as api:
+        try:
+            api.register(4)
+            register_hook(api, receiver, seat=0)
+            register_hook(api, other, seat=1)
+            game = api.started(4)
+            assert receiver.holding.wait(BOUND)
+            api.play_to_end(game)
+            theirs = [message["id"] for message in messages(api, seat=1)]
+            wait_until(lambda: other.ids == theirs, "the other webhook's messages, all of them")
+            assert receiver.ids == [messages(api)[0]["id"]]  # still held: nothing after it went
+        finally:
+            receiver.released.set()  # else the app's shutdown waits for the held answer
+        mine = [message["id"] for message in messages(api)]
+        wait_until(lambda: receiver.ids == mine, "the held webhook's messages, in order")
+
+
+def test_a_redirect_is_not_followed(api: Api, receiver: Receiver) -> None:
+    receiver.status = lambda number: 307
+    receiver.redirect = receiver.url + "/elsewhere"
+    api.register(4)
+    register_hook(api, receiver)
+    api.started(4)
+    wait_until(lambda: hook_status(api)["last_status"] == 307, "a failed attempt")
+    assert hook_status(api)["last_outcome"] == "rejected"
+    assert all(delivery.headers.get("webhook-id") for delivery in receiver.deliveries)
+    assert {delivery.id for delivery in receiver.deliveries} == {messages(api)[0]["id"]}
+
+
+def test_a_target_the_operator_no_longer_allows_gets_nothing(
+    settings: Settings, receiver: Receiver
+) -> None:
+    with hooked_api(settings, receiver) as api:
+        api.register(4)
+        register_hook(api, receiver)
+        tokens = list(api.tokens)
+    forbidden = msgspec.structs.replace(settings, webhook_allow="https://elsewhere.example")
+    ledger = Cardledger(forbidden)
+    with TestClient(create_app(forbidden, ledger)) as client:
+        api = Api(client, ledger)
+        api.tokens = tokens
+        api.started(4)
+        wait_until(lambda: hook_status(api)["last_outcome"] == "not_allowed", "an attempt")
+        status = hook_status(api)
+        assert status["failures"] >= 1 and status["pending"] >= 1
+        assert "allow-list" in status["last_error"]
+        assert (
+            'cardledger_webhook_deliveries_total{outcome="not_allowed"}'
+            in client.get("/metrics").text
+        )
+    assert receiver.deliveries == []
