@@ -81,18 +81,22 @@ class WebhookDeliverer:
         return max(0.0, min(POLL_SECONDS, (soonest - self._clock()).total_seconds()))
 
     def _deliver(self, listed: WebhookRow) -> None:
+        visited = False
         try:
             # Read again, now that this thread alone visits it: the pass's list may predate a
             # visit that ended since (its cursor moved, or its next attempt was put off).
             row = self._webhooks.tables.of(listed.player_id)
             if row is not None and row.registration == listed.registration and self.due(row):
                 self.visit(row)
-        except Exception:  # the store was away: the next pass finds the webhook due again
+            visited = True
+        except Exception:  # the store was away: a later pass finds the webhook due again
             log.exception("could not deliver to the webhook of %s; trying again", listed.player_id)
         finally:
             with self._lock:
                 self._busy.discard(listed.player_id)
-            self.wake()  # its next messages, or another webhook's turn
+        if visited:
+            self.wake()  # its next messages, or another webhook's turn (not after a failure:
+            # the poll retries it, rather than a loop as fast as the store fails)
 
     def due(self, row: WebhookRow) -> bool:
         waited = row.next_attempt_at is None or row.next_attempt_at <= self._clock()
