@@ -57,15 +57,18 @@ INVALID_CURSOR = Refusal(422, "invalid_cursor")
 INVALID_PERSPECTIVE = Refusal(422, "invalid_perspective")
 IDEMPOTENCY_KEY_REUSED = Refusal(422, "idempotency_key_reused")
 UNKNOWN_LEVEL = Refusal(422, "unknown_level")
+INVALID_WEBHOOK_URL = Refusal(422, "invalid_webhook_url")
 # Who asks.
 UNAUTHORIZED = Refusal(401, "unauthorized")
 INVALID_TICKET = Refusal(401, "invalid_ticket")
 PLAYERS_ONLY = Refusal(403, "players_only")
 PERSPECTIVE_FORBIDDEN = Refusal(403, "perspective_forbidden")
+WEBHOOK_NOT_ALLOWED = Refusal(403, "webhook_not_allowed")  # the operator's allow-list says no
 # What it asks about.
 GAME_NOT_FOUND = Refusal(404, "game_not_found")
 VARIANT_NOT_FOUND = Refusal(404, "variant_not_found")
 PLAYER_NOT_FOUND = Refusal(404, "player_not_found")
+NO_WEBHOOK = Refusal(404, "no_webhook")
 TILE_NOT_FOUND = Refusal(404, "tile_not_found")  # not in the witnessed log's signed tree
 NO_CHECKPOINT_YET = Refusal(404, "no_checkpoint_yet")  # the log has signed nothing yet
 INVALID_TILE_PATH = Refusal(400, "invalid_tile_path")

@@ -52,6 +52,11 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     log_key: Path | None = None  # the witnessed log's signing key (None: <data_dir>/log-key.pem)
     log_origin: str = "cardledger.local/log"  # the log's name in its checkpoints
     witnesses: str = ""  # "<verifier key> <URL>" of each witness, comma-separated
+    webhook_allow: str = ""  # origins webhooks may call, comma-separated (empty: none)
+    webhook_timeout: int = 5  # seconds a webhook receiver has to answer one delivery
+    webhook_retry_first: int = 1  # seconds before the first retry of a failed delivery
+    webhook_retry_most: int = 600  # seconds between retries at most (the backoff's cap)
+    webhook_give_up: int = 86_400  # seconds of failing deliveries before a webhook is paused
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -68,6 +73,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             log_key=Path(env["CARDLEDGER_LOG_KEY"]) if env.get("CARDLEDGER_LOG_KEY") else None,
             log_origin=env.get("CARDLEDGER_LOG_ORIGIN") or "cardledger.local/log",
             witnesses=env.get("CARDLEDGER_WITNESSES") or "",
+            webhook_allow=env.get("CARDLEDGER_WEBHOOK_ALLOW") or "",
             limits=_limits(env),
             limits_url=_redis_url(env.get("CARDLEDGER_LIMITS_URL") or None),
         )
@@ -139,6 +145,10 @@ NUMBERS = {
     "CARDLEDGER_WORKER_TIMEOUT": "worker_timeout",
     "CARDLEDGER_QUEUE_CAPACITY": "queue_capacity",
     "CARDLEDGER_MAX_ACTIVE_GAMES": "max_active_games",
+    "CARDLEDGER_WEBHOOK_TIMEOUT": "webhook_timeout",
+    "CARDLEDGER_WEBHOOK_RETRY_FIRST": "webhook_retry_first",
+    "CARDLEDGER_WEBHOOK_RETRY_MOST": "webhook_retry_most",
+    "CARDLEDGER_WEBHOOK_GIVE_UP": "webhook_give_up",
 }
 
 
@@ -231,6 +241,16 @@ MEANINGS = {
     "CARDLEDGER_WITNESSES": "the witnesses every new checkpoint is sent to, comma-separated, each"
     " '<verifier key> <base URL>' (the key as `cardledger witness` prints it); their"
     " cosignatures are served on GET /log/checkpoint. Unset: no witness",
+    "CARDLEDGER_WEBHOOK_ALLOW": "the origins players' webhooks may call, comma-separated"
+    " scheme://host[:port], matched exactly (checked at registration and at every delivery);"
+    " unset: no webhook may be registered or delivered",
+    "CARDLEDGER_WEBHOOK_TIMEOUT": "seconds a webhook receiver has to answer a delivery before"
+    " it counts as failed",
+    "CARDLEDGER_WEBHOOK_RETRY_FIRST": "seconds before a failed webhook delivery is tried again;"
+    " doubled after each failure in a row",
+    "CARDLEDGER_WEBHOOK_RETRY_MOST": "seconds between webhook retries at most (the backoff's cap)",
+    "CARDLEDGER_WEBHOOK_GIVE_UP": "seconds of failed deliveries in a row after which a webhook"
+    " is paused (failing) until its player resumes or replaces it",
 }
 
 

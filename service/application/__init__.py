@@ -2,7 +2,8 @@
 
 Handlers and tools take the part they need: ``commands`` (writes to games), ``queries``
 (reads), ``matchmaking`` (the quick-match queues), ``ratings`` (players' ratings and their
-exports), ``messages`` (what each player hears about their games), ``players`` (registration
+exports), ``messages`` (what each player hears about their games), ``webhooks`` (the same, POSTed to
+where a player asks), ``players`` (registration
 and tokens), ``tickets`` (stream tickets and the key every process shares), ``log`` (the
 witnessed log of games: its sequencer and what is served of it).
 """
@@ -20,6 +21,7 @@ from service.application.queries import GameQueries
 from service.application.ratings import RatingQueries
 from service.application.telemetry import Telemetry
 from service.application.tickets import TicketBook
+from service.application.webhooks import Webhooks
 from service.application.witnessed_log import WitnessedLog
 from service.read_models.models import ReadModels
 from service.settings import Settings
@@ -52,6 +54,14 @@ class Cardledger:
         )
         self.ratings = RatingQueries(self.store, self.read_models, self.queries.read_your_writes)
         self.messages = PlayerMessages(self.read_models, self.queries.read_your_writes)
+        self.webhooks = Webhooks(
+            self.read_models.tables.webhooks,
+            self.read_models,
+            settings,
+            clock,
+            self.telemetry.registry,
+            self.queries.read_your_writes,
+        )
         self.matchmaking = Matchmaking(
             self.store,
             self.games,

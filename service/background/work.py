@@ -11,6 +11,7 @@ from service.background.deadlines import DeadlineWatcher
 from service.background.follower import Consumer, LogFollower
 from service.background.projector import ReadModelRunner
 from service.background.sequencer import sequencer_runner
+from service.background.webhooks import WebhookDeliverer, webhook_runner
 from service.background.witnessing import witnessing_runner
 from service.store.listener import PostgresListener
 from service.store.locks import LeaderLock
@@ -21,7 +22,8 @@ class BackgroundWork:
     """The log follower (feeding the deadline watcher, the bot driver and any other
     ``consumers``, such as the live feeds, from the events it reads), the deadline watcher, the
     bot driver, the queue follower feeding the matchmaking bot-fill timer, the inline projector,
-    the witnessed log's sequencer and its witnesses' cosigning (each one process at a time), on
+    the witnessed log's sequencer, its witnesses' cosigning and the webhooks' deliverer (each one
+    process at a time), on
     PostgreSQL the LISTEN connection that wakes them when another process writes, and any
     ``others`` (the live players' newsroom)."""
 
@@ -76,6 +78,10 @@ class BackgroundWork:
             if ledger.log.witnessing.witnesses
             else None
         )
+        self.deliverer = WebhookDeliverer(ledger.webhooks, ledger.read_models, ledger.clock)
+        self.webhooks = webhook_runner(
+            self.deliverer, ledger.store.changes, LeaderLock(settings, "webhooks")
+        )
         channel = ledger.store.channel
         self.listener = (
             PostgresListener(settings.database_url, channel, ledger.store.changes)
@@ -96,6 +102,7 @@ class BackgroundWork:
             self.projector,
             self.sequencer,
             self.witnessing,
+            self.webhooks,
         ]
         return [runner.worker for runner in runners if runner is not None] + self._others
 
@@ -119,3 +126,4 @@ class BackgroundWork:
     def stop(self) -> None:
         for worker in reversed(self.workers):
             worker.stop()
+        self.deliverer.close()

@@ -16,6 +16,7 @@ from litestar.openapi import OpenAPIConfig
 
 from service.application import Cardledger
 from service.application.telemetry import LogLag, WorkerCollector
+from service.application.webhooks import WebhookTotals
 from service.background.work import BackgroundWork
 from service.http.allowance import Allowance
 from service.http.authentication import TokenAuthentication
@@ -32,6 +33,7 @@ from service.http.routes.meta import MetaController
 from service.http.routes.pages import PageController, static_files
 from service.http.routes.players import PlayerController
 from service.http.routes.rules import RulesController
+from service.http.routes.webhooks import WebhookController
 from service.live.streams import Live
 from service.settings import Settings
 
@@ -53,7 +55,7 @@ def cors(settings: Settings) -> CORSConfig | None:
         return None
     return CORSConfig(
         allow_origins=settings.cors_origins.split(","),
-        allow_methods=["GET", "POST", "DELETE", "OPTIONS"],
+        allow_methods=["GET", "POST", "PUT", "DELETE", "OPTIONS"],
         allow_headers=CORS_REQUEST_HEADERS,
         expose_headers=CORS_EXPOSED_HEADERS,
         max_age=3600,
@@ -68,8 +70,9 @@ def create_app(settings: Settings | None = None, ledger: Cardledger | None = Non
     instance = secrets.token_hex(4)
     lag = LogLag(ledger.store, background.log_readers(), ledger.clock)
     workers = WorkerCollector(background.health)
+    hooks = WebhookTotals(ledger.webhooks.tables)
     metrics = Metrics(
-        instance, ledger.telemetry.registry, lag, workers, token=settings.metrics_token
+        instance, ledger.telemetry.registry, lag, workers, hooks, token=settings.metrics_token
     )
     metrics.held(what="games").set_function(lambda: len(ledger.games))
     metrics.held(what="followed_games").set_function(live.feeds.followed)
@@ -92,6 +95,7 @@ def create_app(settings: Settings | None = None, ledger: Cardledger | None = Non
     app = Litestar(
         route_handlers=[
             PlayerController,
+            WebhookController,
             GamesController,
             GameReadsController,
             LogController,

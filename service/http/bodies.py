@@ -23,6 +23,10 @@ class CreatePlayer(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fie
     name: str
 
 
+class WebhookTarget(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    url: str  # where the player's messages are POSTed (service/application/webhook_targets.py)
+
+
 class AddBot(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """A bot of ``level`` (``GET /variants`` lists each variant's levels) at ``seat``, or at
     the lowest free seat when ``seat`` is left out."""

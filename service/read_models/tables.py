@@ -23,6 +23,7 @@ from service.read_models.message_tables import MessageTables
 from service.read_models.pages import BoardPlace, Item, LobbyPlace, Page, Place, RatingPlace
 from service.read_models.rating_tables import TABLES as RATING_TABLES
 from service.read_models.rating_tables import RatingTables
+from service.read_models.webhook_tables import WebhookTables
 from service.store.event_store import Store
 
 SCHEMA_VERSION = 6  # 2: each game's running deadline; 3: who sits at which game; 4: bot seats;
@@ -66,10 +67,12 @@ class Tables:
             "games": prefix + "readmodel_games",
             "leaderboard": prefix + "readmodel_leaderboard",
             "seats": prefix + "readmodel_seats",
+            "webhooks": prefix + "player_webhooks",  # not a read model: never dropped
             **{table: prefix + f"readmodel_{table}" for table in (*RATING_TABLES, *MESSAGE_TABLES)},
         }
         self.ratings = RatingTables(self._sql, self._reading)
         self.messages = MessageTables(self._sql, self._reading)
+        self.webhooks = WebhookTables(self._sql, self._reading, store.transact)
         with store.schema_lock("readmodels"):
             store.transact(self._create)
 
@@ -97,6 +100,7 @@ class Tables:
             cursor.execute(self._sql("DROP TABLE IF EXISTS {seats}"))
         self.ratings.create(cursor, fresh=fresh)
         self.messages.create(cursor, fresh=fresh)
+        self.webhooks.create(cursor)
         cursor.execute(
             self._sql(
                 "CREATE TABLE IF NOT EXISTS {games} ("

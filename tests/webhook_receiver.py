@@ -1,0 +1,102 @@
+"""A webhook receiver on 127.0.0.1 for tests: it counts and keeps every delivery, verifies its
+signature, and can be told to fail, or to hold its answer to a delivery until released."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+from service.application.webhook_targets import verify
+from tests.threads import BOUND
+
+TOLERANCE = 300  # seconds: what the documentation tells receivers to accept
+
+
+class Delivery:
+    def __init__(self, headers: dict[str, str], body: bytes, key: str | None) -> None:
+        self.at = time.monotonic()
+        self.headers = headers
+        self.body = body
+        self.message: dict[str, Any] = json.loads(body)
+        self.id = headers.get("webhook-id", "")
+        self.signed = key is not None and verify(
+            key,
+            headers.get("webhook-timestamp", ""),
+            body,
+            headers.get("webhook-signature", ""),
+            now=int(time.time()),
+            tolerance=TOLERANCE,
+        )
+
+
+class Receiver:
+    """``status``: what to answer (a callable of the delivery's number, from 1); ``hold``: the
+    number of a delivery that waits, unanswered, until ``released`` is set (``holding`` is set
+    once it waits)."""
+
+    def __init__(self) -> None:
+        self.key: str | None = None
+        self.deliveries: list[Delivery] = []
+        self.status: Callable[[int], int] = lambda number: 200
+        self.hold: int | None = None
+        self.redirect: str | None = None  # sent as Location with every answer
+        self.holding = threading.Event()
+        self.released = threading.Event()
+        self.lock = threading.Lock()
+        self.url = ""
+
+    @property
+    def ids(self) -> list[str]:
+        with self.lock:
+            return [delivery.id for delivery in self.deliveries]
+
+    def answered(self, delivery: Delivery) -> int:
+        with self.lock:
+            self.deliveries.append(delivery)
+            number = len(self.deliveries)
+        if number == self.hold:
+            self.holding.set()
+            self.released.wait(BOUND)
+        return self.status(number)
+
+
+@contextmanager
+def receiving() -> Iterator[Receiver]:
+    """A receiver serving on a free port of 127.0.0.1 until the block ends."""
+    receiver = Receiver()
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:
+            length = int(self.headers.get("Content-Length") or 0)
+            body = self.rfile.read(length)
+            headers = {name.lower(): value for name, value in self.headers.items()}
+            status = receiver.answered(Delivery(headers, body, receiver.key))
+            try:
+                self.send_response(status)
+                if receiver.redirect is not None:
+                    self.send_header("Location", receiver.redirect)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+            except OSError:
+                pass  # the sender is gone (killed mid-delivery): nobody hears this answer
+
+        def log_message(self, format: str, *args: Any) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server.daemon_threads = True
+    receiver.url = f"http://127.0.0.1:{server.server_address[1]}/hook"
+    thread = threading.Thread(target=server.serve_forever, daemon=True, name="receiver")
+    thread.start()
+    try:
+        yield receiver
+    finally:
+        receiver.released.set()
+        server.shutdown()
+        server.server_close()
+        thread.join(BOUND)
