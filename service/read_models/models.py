@@ -26,9 +26,10 @@ import msgspec
 from domain.aggregate import GameAggregate, Recorded, project
 from domain.events import GameFinished
 from domain.game_state import GameState
+from domain.rematch import Rematched, RematchOffered
 from projections.command_runs import RunCollector, whole_runs
 from projections.lobby import LeaderboardRow, LobbyEntry, lobby_entry, results
-from projections.player_messages import PlayerMessage, messages_of
+from projections.player_messages import Addressed, PlayerMessage, messages_of, offer_messages
 from projections.ratings import Rating, participants, rate_game, ratings_after
 from projections.scoreboard import Scoreboard, scoreboard
 from service.read_models.pages import BoardPlace, LobbyPlace, Page, RatingPlace
@@ -114,22 +115,28 @@ class ReadModels:
         the position."""
         if self.store.writer.horizon() <= target:
             return False
-        following = self.store.game_notifications(self.position(), 1)
+        following = self.store.projected_notifications(self.position(), 1)
         return not following or following[0].id > target
 
     def _step(self) -> tuple[int, bool]:
         """Apply the next batch: how many events it applied, and whether more may follow."""
         position = self.position()
-        batch = self.store.game_notifications(position, BATCH)
+        batch = self.store.projected_notifications(position, BATCH)
         if not batch:
             return 0, False
-        decoded = [(notification.id, self.store.decode(notification)) for notification in batch]
+        decoded = [
+            (notification.id, self.store.decode_projected(notification)) for notification in batch
+        ]
         if len(batch) == BATCH:  # the next batch starts with the last command's first event
             decoded = whole_runs(decoded)
         folded: dict[UUID, GameAggregate] = {}
         finished: list[tuple[int, UUID]] = []  # the log position of each game's end
         runs = RunCollector()
+        offers: list[tuple[int, Addressed]] = []
         for at, event in decoded:
+            if isinstance(event, Rematched):
+                offers += [(at, sent) for sent in self._offer_messages(at, event, folded)]
+                continue
             game_id = event.originator_id
             known = folded.get(game_id) or self._folds.get(game_id)
             before, folded[game_id] = self._fold(known, event)
@@ -150,6 +157,7 @@ class ReadModels:
         counted = [result for _, game_id in finished for result in results(folded[game_id].state)]
         rated, ratings = self._rate([(end, folded[game_id].state) for end, game_id in finished])
         messages = [(run.position, sent) for run in runs.done() for sent in messages_of(run)]
+        messages += offers
 
         def write(cursor: Any) -> None:
             if not self.tables.move(cursor, position, moved_to):
@@ -199,6 +207,20 @@ class ReadModels:
                 RatedGame(position=end, game_id=state.game_id, variant=variant, seats=rated_seats)
             )
         return rated, changed
+
+    def _offer_messages(
+        self, at: int, event: Rematched, folded: dict[UUID, GameAggregate]
+    ) -> list[Addressed]:
+        """The messages of a rematch offer (its other answers tell nobody anything)."""
+        offer = event.payload
+        if not isinstance(offer, RematchOffered):
+            return []
+        game_id = UUID(offer.game_id)
+        ended = folded.get(game_id) or self._folds.get(game_id)
+        if ended is None:  # an ended game changes no more: as stored now, it is as it ended
+            ended = project(None, self.store.events.get(game_id))
+        assert ended is not None
+        return offer_messages(at, event.timestamp, offer, ended.state, ended.version)
 
     def _fold(
         self, known: GameAggregate | None, event: Recorded

@@ -1,9 +1,10 @@
-// The lobby: a game against bots to start, games a page at a time (newest first), the variants
-// hosted, one leaderboard at a time.
+// The lobby: a game against bots to start, a quick match, games a page at a time (newest
+// first), the variants hosted, one leaderboard at a time.
 
 import { getJSON, getPage, problemWords } from "./api.js";
 import { clear, el, listTable } from "./dom.js";
 import { englishName, loadVariants, nativeName, variantTitle } from "./names.js";
+import { startQuickMatch } from "./quick.js";
 import { startSolo } from "./solo.js";
 
 const PAGE = 15;
@@ -116,6 +117,7 @@ async function showLeaderboard() {
 async function start() {
   const variants = await loadVariants();
   startSolo(variants);
+  startQuickMatch(variants);
   const filter = $("variant-filter");
   const boardChoice = $("board-variant");
   for (const item of variants) {

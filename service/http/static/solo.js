@@ -7,14 +7,14 @@ import { variantTitle } from "./names.js";
 import { spaced } from "./words.js";
 
 const $ = (id) => document.getElementById(id);
-const TOKEN_KEY = "cardledger-token"; // the game's page sits down with it (watch.js)
-const PLAYER_KEY = "cardledger-solo-player"; // {name, token}: the same name plays as the same player
+export const TOKEN_KEY = "cardledger-token"; // the game's page sits down with it (watch.js)
+export const PLAYER_KEY = "cardledger-solo-player"; // {name, token}: the same name plays as the same player
 // What each level does (docs/bots.md).
 const LEVEL_WORDS = { 1: "random moves", 2: "rules of thumb" };
 const SEARCH_WORDS = "searches ahead";
 
 // The level offered first: the strongest that still plays at once (below the searching levels).
-function defaultLevel(levels) {
+export function defaultLevel(levels) {
   const gentle = levels.filter((level) => level < 3);
   return gentle.length ? Math.max(...gentle) : Math.min(...levels);
 }
@@ -82,7 +82,7 @@ function showVariant(variant) {
 }
 
 // The player this tab plays as: the one it registered under this name, else a new one.
-async function player(name) {
+export async function player(name) {
   const known = JSON.parse(sessionStorage.getItem(PLAYER_KEY) || "null");
   if (known && known.name === name) return known.token;
   const registered = await postJSON("/players", { name });
