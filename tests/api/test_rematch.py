@@ -105,6 +105,10 @@ def test_a_rematch_with_a_bot_rotates_every_seat_once_both_people_accept(api: Ap
     [started] = [m for m in heard if m["kind"] == "game_started" and m["game_id"] == new]
     assert started["rematch_of"] == old and started["seats"] == [2]
     assert not [m for m in messages(api, 0) if m["kind"] == "rematch_offered"]
+    # Derived from the log: a rebuild of the read models derives the same messages.
+    heard_by_both = [messages(api, 0), heard]
+    api.ledger.read_models.rebuild()
+    assert [messages(api, 0), messages(api, 1)] == heard_by_both
 
 
 def test_refusals_are_coded_and_change_nothing(api: Api) -> None:
@@ -113,6 +117,7 @@ def test_refusals_are_coded_and_change_nothing(api: Api) -> None:
     api.register(1)  # player 2 sits at no game
     untouched = state(api, old)
     assert untouched["status"] == "none"
+    written = api.ledger.store.last_position()
     for seat, method, status, code in [
         (2, "post", 403, "not_seated"),
         (2, "delete", 403, "not_seated"),
@@ -129,13 +134,16 @@ def test_refusals_are_coded_and_change_nothing(api: Api) -> None:
     unknown = api.client.post(f"/games/{old}/rematch", json={"seat": 1}, headers=api.auth(0))
     assert unknown.json()["code"] == "invalid_body"
     assert state(api, old) == untouched
+    assert api.ledger.store.last_position() == written  # nothing was written
     missing = api.client.get("/games/00000000-0000-4000-8000-000000000000/rematch")
     assert missing.json()["code"] == "game_not_found"
 
     assert rematch(api, old, 0).status_code == 200
     offered = state(api, old)
+    written = api.ledger.store.last_position()
     assert rematch(api, old, 0).json()["code"] == "already_offered"
     assert state(api, old) == offered
+    assert api.ledger.store.last_position() == written
     declined = rematch(api, old, 1, "delete")
     assert declined.status_code == 200, declined.text
     assert declined.json()["status"] == "declined"

@@ -2,9 +2,8 @@
 // free seats going to bots after the wait chosen, if one is), then go to the game's page.
 
 import { deleteJSON, getJSON, postJSON, problemWords } from "./api.js";
-import { el } from "./dom.js";
 import { variantTitle } from "./names.js";
-import { PLAYER_KEY, TOKEN_KEY, defaultLevel, player } from "./solo.js";
+import { TOKEN_KEY, chooseFrom, defaultLevel, player } from "./solo.js";
 
 const $ = (id) => document.getElementById(id);
 const POLL_MS = 1000;
@@ -66,18 +65,8 @@ async function join(variant) {
 
 export function startQuickMatch(variants) {
   const chooser = $("quick-variant");
-  const byId = new Map(variants.map((variant) => [variant.id, variant]));
-  for (const variant of variants) {
-    const option = el("option", "", variantTitle(variant.id));
-    option.value = variant.id;
-    chooser.append(option);
-  }
-  const known = JSON.parse(sessionStorage.getItem(PLAYER_KEY) || "null");
-  if (known) $("quick-name").value = known.name;
-  if (!variants.length) {
-    $("quick-join").disabled = true;
-    return;
-  }
+  const byId = chooseFrom(variants, chooser, $("quick-name"), $("quick-join"));
+  if (!byId) return;
   const showSeats = () => {
     const variant = byId.get(chooser.value);
     const seats = $("quick-seats");

@@ -8,7 +8,7 @@ import { spaced } from "./words.js";
 
 const $ = (id) => document.getElementById(id);
 export const TOKEN_KEY = "cardledger-token"; // the game's page sits down with it (watch.js)
-export const PLAYER_KEY = "cardledger-solo-player"; // {name, token}: the same name plays as the same player
+const PLAYER_KEY = "cardledger-solo-player"; // {name, token}: the same name plays as the same player
 // What each level does (docs/bots.md).
 const LEVEL_WORDS = { 1: "random moves", 2: "rules of thumb" };
 const SEARCH_WORDS = "searches ahead";
@@ -105,21 +105,25 @@ async function sitDown(variant) {
   location.assign(`/games/${created.game_id}/watch`);
 }
 
-export function startSolo(variants) {
-  const form = $("solo");
-  const chooser = $("solo-variant");
-  const byId = new Map(variants.map((variant) => [variant.id, variant]));
+// A lobby form's choice of variant and its name field (the name this tab played under); the
+// variants by id, or null (the form's button disabled) when the service hosts none.
+export function chooseFrom(variants, chooser, name, button) {
   for (const variant of variants) {
     const option = el("option", "", variantTitle(variant.id));
     option.value = variant.id;
     chooser.append(option);
   }
   const known = JSON.parse(sessionStorage.getItem(PLAYER_KEY) || "null");
-  if (known) $("solo-name").value = known.name;
-  if (!variants.length) {
-    $("solo-start").disabled = true;
-    return;
-  }
+  if (known) name.value = known.name;
+  button.disabled = !variants.length;
+  return variants.length ? new Map(variants.map((variant) => [variant.id, variant])) : null;
+}
+
+export function startSolo(variants) {
+  const form = $("solo");
+  const chooser = $("solo-variant");
+  const byId = chooseFrom(variants, chooser, $("solo-name"), $("solo-start"));
+  if (!byId) return;
   showVariant(byId.get(chooser.value));
   chooser.onchange = () => showVariant(byId.get(chooser.value));
   form.onsubmit = async (event) => {
