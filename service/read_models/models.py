@@ -24,7 +24,7 @@ from uuid import UUID
 import msgspec
 
 from domain.aggregate import GameAggregate, Recorded, project
-from domain.events import GameFinished
+from domain.events import GameCreated, GameFinished
 from domain.game_state import GameState
 from domain.rematch import Rematched, RematchOffered
 from projections.command_runs import RunCollector, whole_runs
@@ -133,6 +133,7 @@ class ReadModels:
         finished: list[tuple[int, UUID]] = []  # the log position of each game's end
         runs = RunCollector()
         offers: list[tuple[int, Addressed]] = []
+        rematches: list[tuple[UUID, str]] = []  # (ended game, the rematch made of it)
         for at, event in decoded:
             if isinstance(event, Rematched):
                 offers += [(at, sent) for sent in self._offer_messages(at, event, folded)]
@@ -143,11 +144,14 @@ class ReadModels:
             runs.add(at, event, before, folded[game_id])
             if isinstance(event.payload, GameFinished):
                 finished.append((at, game_id))
+            elif isinstance(event.payload, GameCreated) and event.payload.rematch_of is not None:
+                rematches.append((UUID(event.payload.rematch_of), str(game_id)))
         moved_to = decoded[-1][0]
 
         # Rows are made before the transaction: on PostgreSQL every reader of the log waits for
         # the oldest transaction in flight, so this one must be short.
         rows = [self._rows(aggregate) for aggregate in folded.values()]
+        rows += [self._rows(self._ended(old, folded), rematch=new) for old, new in rematches]
         seats = [
             (seat.player_id, str(game_id))
             for game_id, aggregate in folded.items()
@@ -215,12 +219,17 @@ class ReadModels:
         offer = event.payload
         if not isinstance(offer, RematchOffered):
             return []
-        game_id = UUID(offer.game_id)
+        ended = self._ended(UUID(offer.game_id), folded)
+        return offer_messages(at, event.timestamp, offer, ended.state, ended.version)
+
+    def _ended(self, game_id: UUID, folded: dict[UUID, GameAggregate]) -> GameAggregate:
+        """A game that has ended (an ended game changes no more: as stored now, it is as it
+        ended)."""
         ended = folded.get(game_id) or self._folds.get(game_id)
-        if ended is None:  # an ended game changes no more: as stored now, it is as it ended
+        if ended is None:
             ended = project(None, self.store.events.get(game_id))
         assert ended is not None
-        return offer_messages(at, event.timestamp, offer, ended.state, ended.version)
+        return ended
 
     def _fold(
         self, known: GameAggregate | None, event: Recorded
@@ -248,13 +257,16 @@ class ReadModels:
             self._folds.popitem(last=False)
 
     @staticmethod
-    def _rows(aggregate: GameAggregate) -> GameRow:
+    def _rows(aggregate: GameAggregate, rematch: str | None = None) -> GameRow:
+        """The game's row; ``rematch``: the game made as its rematch (the row of an ended game
+        is written again when one is)."""
         state = aggregate.state
         entry = lobby_entry(
             state,
             version=aggregate.version,
             created_at=aggregate.created_on,
             updated_at=aggregate.modified_on,
+            rematch=rematch,
         )
         deadline = state.rules.deadline(state.table) if state.status == "active" else None
         return GameRow(

@@ -94,6 +94,10 @@ def test_a_rematch_with_a_bot_rotates_every_seat_once_both_people_accept(api: Ap
     assert "rematch_of" not in old_created and "matched_by" not in old_created
     assert created["payload"]["options"] == old_created["options"]
 
+    lobby = {entry["game_id"]: entry for entry in api.client.get("/games?limit=100").json()}
+    assert lobby[old]["rematch"] == new and lobby[old]["rematch_of"] is None
+    assert lobby[new]["rematch_of"] == old and lobby[new]["rematch"] is None
+
     # The rematch is a game like any other: played to its end, it audits as valid.
     played_out(api, new, {1: 0, 2: 1})
     assert api.client.get(f"/games/{new}/audit").json()["verdict"] == "valid"

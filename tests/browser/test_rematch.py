@@ -1,7 +1,7 @@
-"""Quick match from the lobby and rematch in the viewer (issue 24): two people who ask the
-lobby for the same table are seated together and each lands on the game's page with their
-seat; a finished game's page offers the rematch to its players, links the new game once made,
-and moves a page left at the last event to it."""
+"""Quick match from the lobby, rematch in the viewer and the lobby (issue 24): two people who
+ask the lobby for the same table are seated together and each lands on the game's page with
+their seat; a finished game's page offers the rematch to its players, links the new game once
+made, and moves a page left at the last event to it; the lobby links it from the old game."""
 
 from __future__ import annotations
 
@@ -94,3 +94,8 @@ def test_a_finished_games_page_links_its_rematch_and_moves_a_watcher_there(
     expect(page).to_have_url(re.compile(f"/games/{game.game_id}/watch"))
     link.click()
     expect(page).to_have_url(re.compile(f"/games/{new_game}/watch"))
+
+    page.goto(f"{base}/")  # the lobby links it too
+    page.click("#status-tabs button[data-status=finished]")
+    old_row = page.locator(f"#games tr[data-game-id='{game.game_id}']")
+    expect(old_row.locator("a.rematch")).to_have_attribute("href", f"/games/{new_game}/watch")

@@ -23,6 +23,13 @@ function variantCell(variant) {
   return cell;
 }
 
+function rematchLink(gameId) {
+  const link = el("a", "rematch", "rematch");
+  link.href = `/games/${gameId}/watch`;
+  link.title = `the rematch: game ${gameId}`;
+  return link;
+}
+
 function gameRow(entry) {
   const row = el("tr");
   row.dataset.gameId = entry.game_id;
@@ -43,7 +50,7 @@ function gameRow(entry) {
     el("td", `state ${entry.status}`, STATUS_WORDS[entry.status] || entry.status),
     scores,
     won,
-    el("td", "link", link),
+    el("td", "link", link, entry.rematch ? rematchLink(entry.rematch) : null),
   );
   return row;
 }

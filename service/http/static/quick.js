@@ -3,7 +3,7 @@
 
 import { deleteJSON, getJSON, postJSON, problemWords } from "./api.js";
 import { variantTitle } from "./names.js";
-import { TOKEN_KEY, chooseFrom, defaultLevel, player } from "./solo.js";
+import { TOKEN_KEY, chooseFrom, defaultLevel, forgetStalePlayer, player } from "./solo.js";
 
 const $ = (id) => document.getElementById(id);
 const POLL_MS = 1000;
@@ -56,9 +56,15 @@ async function join(variant) {
   const body = { variant: variant.id, min_seats: seats, max_seats: seats };
   if (wait !== "") body.bots = { after: Number(wait), level: defaultLevel(variant.bot_levels) };
   waiting.token = await player($("quick-name").value.trim());
-  const entry = await postJSON("/matchmaking/queue", body, waiting.token);
-  if (entry.status === "matched") return seated(entry.game_id);
   waiting.variant = variant.id;
+  let entry;
+  try {
+    entry = await postJSON("/matchmaking/queue", body, waiting.token);
+  } catch (error) {
+    if (error.problem && error.problem.code === "already_queued") return poll(); // waiting still (a page reloaded)
+    throw error;
+  }
+  if (entry.status === "matched") return seated(entry.game_id);
   showWaiting(entry);
   waiting.timer = setTimeout(poll, POLL_MS);
 }
@@ -83,6 +89,7 @@ export function startQuickMatch(variants) {
     try {
       await join(byId.get(chooser.value));
     } catch (error) {
+      forgetStalePlayer(error);
       stopWaiting(problemWords(error.problem), "error");
     }
   };

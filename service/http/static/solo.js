@@ -81,6 +81,11 @@ function showVariant(variant) {
   clear($("solo-options"), ...optionFields(variant));
 }
 
+// A token the service no longer knows (its store was reset): the next try registers anew.
+export function forgetStalePlayer(error) {
+  if (error.problem && error.problem.code === "unauthorized") sessionStorage.removeItem(PLAYER_KEY);
+}
+
 // The player this tab plays as: the one it registered under this name, else a new one.
 export async function player(name) {
   const known = JSON.parse(sessionStorage.getItem(PLAYER_KEY) || "null");
@@ -135,7 +140,7 @@ export function startSolo(variants) {
     try {
       await sitDown(byId.get(chooser.value));
     } catch (error) {
-      if (error.problem && error.problem.code === "unauthorized") sessionStorage.removeItem(PLAYER_KEY);
+      forgetStalePlayer(error);
       message.className = "message error";
       message.textContent = problemWords(error.problem);
       $("solo-start").disabled = false;
