@@ -40,6 +40,7 @@ DECLINE_REFUSALS: Mapping[str, Failure] = {
     "rematch_declined": Failure.CONFLICT,
     "rematch_made": Failure.CONFLICT,
 }
+REFUSALS: Mapping[str, Failure] = {**ANSWER_REFUSALS, **DECLINE_REFUSALS}
 
 
 def rematch_id(game_id: str) -> UUID:
