@@ -78,7 +78,12 @@ def secrets_in(value: object) -> Iterator[Secret[Any]]:
 # --- the lifecycle every variant shares -------------------------------------------------------
 
 
-class GameCreated(Event, frozen=True, tag="GameCreated"):
+class GameCreated(Event, frozen=True, tag="GameCreated", omit_defaults=True):
+    """A new game. ``matched_by`` (the matchmaking queue's stream that formed its table) and
+    ``rematch_of`` (the ended game it is a rematch of) are absent for a game created by a
+    player, as in every log written before them, so those events encode and hash as they
+    always did."""
+
     game_id: str
     variant: str
     options: dict[str, Any]
@@ -86,6 +91,8 @@ class GameCreated(Event, frozen=True, tag="GameCreated"):
     creator: str
     seed_commitment: str
     seed: Secret[str]
+    matched_by: str | None = None
+    rematch_of: str | None = None
 
 
 class BotSeat(msgspec.Struct, frozen=True, kw_only=True):

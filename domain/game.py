@@ -132,6 +132,8 @@ def create(
     seed: bytes,
     bots: Sequence[SeatedBot] = (),
     now: datetime | None = None,
+    matched_by: str | None = None,
+    rematch_of: str | None = None,
 ) -> list[Event]:
     """The game, the creator at seat 0 (unless a bot is placed there: then the creator does
     not sit) and the bots asked for: first those with a seat, then the others at the lowest
@@ -153,6 +155,8 @@ def create(
         creator=creator_id,
         seed_commitment=commitment(seed),
         seed=Secret(owner=None, value=seed.hex()),
+        matched_by=matched_by,
+        rematch_of=rematch_of,
     )
     taken: list[Event] = [*seats_at_creation(seat_count, creator, bots)]
     return [created, *_started_if_full(evolve(None, created), taken, now, 0)]

@@ -49,6 +49,8 @@ class GameState(msgspec.Struct, frozen=True, kw_only=True):
     outcome: Outcome | None = None
     cancelled_by: CancelledBy | None = None
     revealed_seed: str | None = None
+    matched_by: str | None = None  # the queue that formed the table, if one did
+    rematch_of: str | None = None  # the ended game this one is a rematch of
 
     @property
     def rules(self) -> Variant[Any, Any]:
@@ -102,6 +104,8 @@ def evolve(state: GameState | None, event: Event) -> GameState:
             seed_commitment=event.seed_commitment,
             seed=event.seed.value,
             seats=(None,) * event.seat_count,
+            matched_by=event.matched_by,
+            rematch_of=event.rematch_of,
         )
     replace = msgspec.structs.replace
     match event:

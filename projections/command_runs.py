@@ -8,9 +8,10 @@ from uuid import UUID
 
 from domain.aggregate import GameAggregate, Recorded
 from domain.game_state import GameState
+from domain.rematch import Rematched
 from projections.player_messages import Run
 
-Positioned = tuple[int, Recorded]  # (log position, event)
+Positioned = tuple[int, Recorded | Rematched]  # (log position, event)
 
 
 def whole_runs(events: list[Positioned]) -> list[Positioned]:
@@ -23,7 +24,7 @@ def whole_runs(events: list[Positioned]) -> list[Positioned]:
     return events[:start] if start > 0 else events
 
 
-def _key(event: Recorded) -> tuple[UUID, str]:
+def _key(event: Recorded | Rematched) -> tuple[UUID, str]:
     return event.originator_id, event.command_id
 
 

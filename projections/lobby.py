@@ -33,6 +33,8 @@ class LobbyEntry(msgspec.Struct, frozen=True, kw_only=True):
     winners: tuple[int, ...] | None = None
     end_reason: str | None = None  # complete, forfeit or cancelled; None while it runs
     void: bool = False  # cancelled: the scores are the points as they stood, nobody won
+    rematch_of: str | None = None  # the ended game this one is a rematch of
+    rematch: str | None = None  # the game made as this one's rematch, once there is one
 
 
 class LeaderboardRow(msgspec.Struct, frozen=True, kw_only=True):
@@ -57,7 +59,12 @@ class Result(msgspec.Struct, frozen=True, kw_only=True):
 
 
 def lobby_entry(
-    state: GameState, *, version: int, created_at: datetime, updated_at: datetime
+    state: GameState,
+    *,
+    version: int,
+    created_at: datetime,
+    updated_at: datetime,
+    rematch: str | None = None,
 ) -> LobbyEntry:
     seats = tuple(
         LobbySeat(
@@ -80,6 +87,8 @@ def lobby_entry(
         winners=state.outcome.winners if state.outcome else None,
         end_reason=end_reason(state),
         void=state.status == "cancelled",
+        rematch_of=state.rematch_of,
+        rematch=rematch,
     )
 
 

@@ -7,8 +7,9 @@ will ever wait for). Every message is a pure function of the log: derived again 
 events it comes out the same, with the same id, which is what lets the read models rebuild
 them and a delivery be keyed by it.
 
-Kinds are an open set: each has a name here and a deriver; a kind that does not come from a
-game's run (a queue's match, a rematch offer) adds its name and is written by what makes it.
+Kinds are an open set: each has a name here and a deriver. ``rematch_offered`` does not come
+from a game's run but from a rematch's offer (``offer_messages``), which the read models read
+from the log beside the games' events.
 """
 
 from __future__ import annotations
@@ -20,9 +21,10 @@ from typing import Literal
 import msgspec
 
 from domain.game_state import GameState
+from domain.rematch import RematchOffered
 
-Kind = Literal["game_started", "your_turn", "game_over"]
-KINDS: tuple[Kind, ...] = ("game_started", "your_turn", "game_over")
+Kind = Literal["game_started", "your_turn", "game_over", "matched", "rematch_offered"]
+KINDS: tuple[Kind, ...] = ("game_started", "your_turn", "game_over", "matched", "rematch_offered")
 
 
 class PlayerMessage(msgspec.Struct, frozen=True, kw_only=True):
@@ -39,6 +41,8 @@ class PlayerMessage(msgspec.Struct, frozen=True, kw_only=True):
     seats: tuple[int, ...]
     deadline: datetime | None = None  # your_turn: when the server acts if nobody does
     at: datetime  # when the command's last event was recorded
+    rematch_of: str | None = None  # the game is a rematch of this ended game
+    offered_by: str | None = None  # rematch_offered: the name of who offered it
 
 
 class Run(msgspec.Struct, frozen=True, kw_only=True):
@@ -104,6 +108,7 @@ def _message(run: Run, kind: Kind, seats: tuple[int, ...]) -> PlayerMessage:
         seats=seats,
         deadline=deadline,
         at=run.at,
+        rematch_of=state.rematch_of,
     )
 
 
@@ -118,10 +123,20 @@ def _awaited(state: GameState | None) -> set[int]:
     return set(state.rules.to_act(state.table))
 
 
+def _started(run: Run) -> bool:
+    return run.after.status == "active" and (run.before is None or run.before.status == "waiting")
+
+
 def game_started(run: Run) -> list[Addressed]:
-    if run.after.status != "active" or (run.before is not None and run.before.status != "waiting"):
+    return _to_everyone(run, "game_started") if _started(run) else []
+
+
+def matched(run: Run) -> list[Addressed]:
+    """The table a matchmaking queue formed has started: everyone it seated hears of it (its
+    game starts in the write that forms it, so this comes with ``game_started``)."""
+    if run.after.matched_by is None or not _started(run):
         return []
-    return _to_everyone(run, "game_started")
+    return _to_everyone(run, "matched")
 
 
 def game_over(run: Run) -> list[Addressed]:
@@ -149,4 +164,32 @@ DERIVERS: dict[Kind, Callable[[Run], list[Addressed]]] = {
     "game_started": game_started,
     "your_turn": your_turn,
     "game_over": game_over,
+    "matched": matched,
 }
+
+
+def offer_messages(
+    position: int, at: datetime, offer: RematchOffered, ended: GameState, version: int
+) -> list[Addressed]:
+    """A rematch of ``ended`` (at ``version``) was offered: every other person seated there
+    hears of it, with who offered it."""
+    seats = _players(ended, ended.taken_seats)
+    seats.pop(offer.player_id, None)
+    return [
+        (
+            player,
+            PlayerMessage(
+                id=message_id(position, "rematch_offered"),
+                kind="rematch_offered",
+                game_id=ended.game_id,
+                variant=ended.variant,
+                version=version,
+                status=ended.status,
+                seats=held,
+                at=at,
+                rematch_of=ended.rematch_of,
+                offered_by=offer.name,
+            ),
+        )
+        for player, held in seats.items()
+    ]

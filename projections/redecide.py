@@ -114,6 +114,8 @@ def _recreated(game_id: str, batch: list[Recorded]) -> list[Event]:
         seed=bytes.fromhex(payload.seed.unwrap()),
         bots=[SeatedBot(seat=s.seat, bot=s.bot) for s in taken if s.bot is not None],
         now=batch[0].timestamp,
+        matched_by=payload.matched_by,  # where the table came from: the log's word, as options
+        rematch_of=payload.rematch_of,
     )
 
 

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 from uuid import UUID
 
+from domain.events import Event
 from service.application import Cardledger
 from service.auth import Principal
 
@@ -25,3 +27,12 @@ def new_game(
         creator, variant=variant, seats=2, options=options or {}, client_seed="", idempotency=None
     )
     return UUID(created.game_id)
+
+
+def game_events_in_log(ledger: Cardledger) -> Iterator[Event]:
+    """Every game event in the log, in log order."""
+    position = 0
+    while batch := ledger.store.game_notifications(position, 500):
+        for notification in batch:
+            yield ledger.store.decode(notification).payload
+        position = batch[-1].id

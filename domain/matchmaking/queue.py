@@ -16,8 +16,8 @@ from typing import Any
 from uuid import UUID, uuid5
 
 import msgspec
-from eventsourcing.domain import BaseAggregate
 
+from domain.enveloped import EnvelopedAggregate
 from domain.errors import Failure, RuleViolation, invalid
 from domain.game import MAX_CLIENT_SEED, parse_options
 from domain.matchmaking.entries import (
@@ -145,10 +145,11 @@ class Queued(msgspec.Struct, frozen=True, kw_only=True):
         return aggregate
 
 
-class QueueAggregate(BaseAggregate[UUID]):
+class QueueAggregate(EnvelopedAggregate):
     """One variant's queue. Opened empty at version 0 (no event creates it: its first join is
     its first event), so the first two joins racing conflict like any others."""
 
+    ENVELOPE = Queued
     TOPIC = "cardledger:queue"
     state: QueueState
 
@@ -167,16 +168,6 @@ class QueueAggregate(BaseAggregate[UUID]):
         clone.state = self.state.copy()
         clone._pending_events = []
         return clone
-
-    def record(self, payload: QueueEvent, now: datetime) -> None:
-        event = Queued(
-            originator_id=self.id,
-            originator_version=self.version + 1,
-            timestamp=now,
-            payload=payload,
-        )
-        event.mutate(self)
-        self.pending_events.append(event)  # type: ignore[arg-type]
 
 
 def fold(aggregate: QueueAggregate, events: Any) -> QueueAggregate:

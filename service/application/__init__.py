@@ -1,11 +1,11 @@
 """The application: the store and the read models, and the use cases over them, composed.
 
 Handlers and tools take the part they need: ``commands`` (writes to games), ``queries``
-(reads), ``matchmaking`` (the quick-match queues), ``ratings`` (players' ratings and their
-exports), ``messages`` (what each player hears about their games), ``webhooks`` (the same, POSTed to
-where a player asks), ``players`` (registration
-and tokens), ``tickets`` (stream tickets and the key every process shares), ``log`` (the
-witnessed log of games: its sequencer and what is served of it).
+(reads), ``matchmaking`` (the quick-match queues), ``rematches`` (rematches of ended
+games), ``ratings`` (players' ratings and their exports), ``messages`` (what each player hears
+about their games), ``webhooks`` (the same, POSTed to where a player asks), ``players``
+(registration and tokens), ``tickets`` (stream tickets and the key every process shares), ``log``
+(the witnessed log of games: its sequencer and what is served of it).
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from service.application.messages import PlayerMessages
 from service.application.players import Players
 from service.application.queries import GameQueries
 from service.application.ratings import RatingQueries
+from service.application.rematches import Rematches
 from service.application.telemetry import Telemetry
 from service.application.tickets import TicketBook
 from service.application.webhooks import Webhooks
@@ -72,6 +73,7 @@ class Cardledger:
             ratings=self.ratings,
             troubles=self.telemetry,
         )
+        self.rematches = Rematches(self.store, self.games, clock, troubles=self.telemetry)
         self.players = Players(self.store, clock, settings.admin_token)
         self.tickets = TicketBook(self.store, self.games, clock)
         self.log = WitnessedLog(self.store, settings, clock)

@@ -333,6 +333,7 @@ def seat_table(table: Table, variant_id: str, game_id: uuid.UUID, now: datetime)
         seed=secrets.token_bytes(SEED_BYTES),
         bots=bots,
         now=now,
+        matched_by=str(queues.queue_id(variant_id)),
     )
     seated = GameAggregate.open(
         game_id, events, actor="seat:0", command_id=new_command_id(), now=now

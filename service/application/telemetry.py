@@ -58,7 +58,8 @@ RETRIES_HELP = (
     " before its save: decided again); stale_copy (a refusal or nothing to do, decided on this"
     " process's copy of the game, which the store showed was behind: decided again);"
     " write_lock_wait (SQLite: the writer waited for another connection's write lock);"
-    " queue_conflict (a matchmaking queue moved on before its save: decided again)"
+    " queue_conflict (a matchmaking queue moved on before its save: decided again),"
+    " rematch_conflict (a rematch moved on before its save: decided again)"
 )
 LAG_EVENTS_HELP = (
     "Game events in the log past a reader's position, counted when scraped (at most"

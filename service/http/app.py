@@ -32,6 +32,7 @@ from service.http.routes.matchmaking import MatchmakingController
 from service.http.routes.meta import MetaController
 from service.http.routes.pages import PageController, static_files
 from service.http.routes.players import PlayerController
+from service.http.routes.rematch import RematchController
 from service.http.routes.rules import RulesController
 from service.http.routes.webhooks import WebhookController
 from service.live.streams import Live
@@ -102,6 +103,7 @@ def create_app(settings: Settings | None = None, ledger: Cardledger | None = Non
             MatchmakingController,
             MetaController,
             PageController,
+            RematchController,
             RulesController,
             static_files,
         ],

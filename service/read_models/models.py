@@ -24,11 +24,12 @@ from uuid import UUID
 import msgspec
 
 from domain.aggregate import GameAggregate, Recorded, project
-from domain.events import GameFinished
+from domain.events import GameCreated, GameFinished
 from domain.game_state import GameState
+from domain.rematch import Rematched, RematchOffered
 from projections.command_runs import RunCollector, whole_runs
 from projections.lobby import LeaderboardRow, LobbyEntry, lobby_entry, results
-from projections.player_messages import PlayerMessage, messages_of
+from projections.player_messages import Addressed, PlayerMessage, messages_of, offer_messages
 from projections.ratings import Rating, participants, rate_game, ratings_after
 from projections.scoreboard import Scoreboard, scoreboard
 from service.read_models.pages import BoardPlace, LobbyPlace, Page, RatingPlace
@@ -114,33 +115,43 @@ class ReadModels:
         the position."""
         if self.store.writer.horizon() <= target:
             return False
-        following = self.store.game_notifications(self.position(), 1)
+        following = self.store.projected_notifications(self.position(), 1)
         return not following or following[0].id > target
 
     def _step(self) -> tuple[int, bool]:
         """Apply the next batch: how many events it applied, and whether more may follow."""
         position = self.position()
-        batch = self.store.game_notifications(position, BATCH)
+        batch = self.store.projected_notifications(position, BATCH)
         if not batch:
             return 0, False
-        decoded = [(notification.id, self.store.decode(notification)) for notification in batch]
+        decoded = [
+            (notification.id, self.store.decode_projected(notification)) for notification in batch
+        ]
         if len(batch) == BATCH:  # the next batch starts with the last command's first event
             decoded = whole_runs(decoded)
         folded: dict[UUID, GameAggregate] = {}
         finished: list[tuple[int, UUID]] = []  # the log position of each game's end
         runs = RunCollector()
+        offers: list[tuple[int, Addressed]] = []
+        rematches: list[tuple[UUID, str]] = []  # (ended game, the rematch made of it)
         for at, event in decoded:
+            if isinstance(event, Rematched):
+                offers += [(at, sent) for sent in self._offer_messages(at, event, folded)]
+                continue
             game_id = event.originator_id
             known = folded.get(game_id) or self._folds.get(game_id)
             before, folded[game_id] = self._fold(known, event)
             runs.add(at, event, before, folded[game_id])
             if isinstance(event.payload, GameFinished):
                 finished.append((at, game_id))
+            elif isinstance(event.payload, GameCreated) and event.payload.rematch_of is not None:
+                rematches.append((UUID(event.payload.rematch_of), str(game_id)))
         moved_to = decoded[-1][0]
 
         # Rows are made before the transaction: on PostgreSQL every reader of the log waits for
         # the oldest transaction in flight, so this one must be short.
         rows = [self._rows(aggregate) for aggregate in folded.values()]
+        rows += [self._rows(self._ended(old, folded), rematch=new) for old, new in rematches]
         seats = [
             (seat.player_id, str(game_id))
             for game_id, aggregate in folded.items()
@@ -150,6 +161,7 @@ class ReadModels:
         counted = [result for _, game_id in finished for result in results(folded[game_id].state)]
         rated, ratings = self._rate([(end, folded[game_id].state) for end, game_id in finished])
         messages = [(run.position, sent) for run in runs.done() for sent in messages_of(run)]
+        messages += offers
 
         def write(cursor: Any) -> None:
             if not self.tables.move(cursor, position, moved_to):
@@ -200,6 +212,25 @@ class ReadModels:
             )
         return rated, changed
 
+    def _offer_messages(
+        self, at: int, event: Rematched, folded: dict[UUID, GameAggregate]
+    ) -> list[Addressed]:
+        """The messages of a rematch offer (its other answers tell nobody anything)."""
+        offer = event.payload
+        if not isinstance(offer, RematchOffered):
+            return []
+        ended = self._ended(UUID(offer.game_id), folded)
+        return offer_messages(at, event.timestamp, offer, ended.state, ended.version)
+
+    def _ended(self, game_id: UUID, folded: dict[UUID, GameAggregate]) -> GameAggregate:
+        """A game that has ended (an ended game changes no more: as stored now, it is as it
+        ended)."""
+        ended = folded.get(game_id) or self._folds.get(game_id)
+        if ended is None:
+            ended = project(None, self.store.events.get(game_id))
+        assert ended is not None
+        return ended
+
     def _fold(
         self, known: GameAggregate | None, event: Recorded
     ) -> tuple[GameState | None, GameAggregate]:
@@ -226,13 +257,16 @@ class ReadModels:
             self._folds.popitem(last=False)
 
     @staticmethod
-    def _rows(aggregate: GameAggregate) -> GameRow:
+    def _rows(aggregate: GameAggregate, rematch: str | None = None) -> GameRow:
+        """The game's row; ``rematch``: the game made as its rematch (the row of an ended game
+        is written again when one is)."""
         state = aggregate.state
         entry = lobby_entry(
             state,
             version=aggregate.version,
             created_at=aggregate.created_on,
             updated_at=aggregate.modified_on,
+            rematch=rematch,
         )
         deadline = state.rules.deadline(state.table) if state.status == "active" else None
         return GameRow(

@@ -26,9 +26,10 @@ from service.read_models.rating_tables import RatingTables
 from service.read_models.webhook_tables import WebhookTables
 from service.store.event_store import Store
 
-SCHEMA_VERSION = 6  # 2: each game's running deadline; 3: who sits at which game; 4: bot seats;
+SCHEMA_VERSION = 7  # 2: each game's running deadline; 3: who sits at which game; 4: bot seats;
 # 5: ratings (rating_tables.py) and the leaderboard's rating columns; 6: players' messages
-# (message_tables.py)
+# (message_tables.py); 7: matched and rematch_offered messages, rematch_of in messages, the
+# lobby's rematch links
 MAIN = "main"  # the position of the rows
 SCHEMA = "schema"  # the version of the rows' shape
 

@@ -13,6 +13,7 @@ from eventsourcing.persistence import InfrastructureFactory, Mapper, Notificatio
 from domain.aggregate import Recorded
 from domain.matchmaking.entries import QUEUE_EVENTS, queue_topic
 from domain.matchmaking.queue import Queued
+from domain.rematch import REMATCH_EVENTS, Rematched, rematch_id, rematch_topic
 from domain.variants import event_types
 from service.store.changes import Changes
 from service.store.mapper import EnvelopeMapper
@@ -125,6 +126,15 @@ class Store(Application[UUID]):
             )
         )
 
+    def projected_notifications(self, after: int, limit: int) -> list[Notification]:
+        """What the read models follow: game events and rematch events, in log order."""
+        topics = (*event_types(), *(rematch_topic(kind) for kind in REMATCH_EVENTS))
+        return self.game_notifications(after, limit, topics)
+
+    def rematch_events(self, game_id: str) -> list[Rematched]:
+        """The stored events of an ended game's rematch (none while nobody offered one)."""
+        return list(self.events.get(rematch_id(game_id)))  # type: ignore[arg-type]
+
     def last_position(self) -> int:
         """The newest position of the log (0 while it is empty)."""
         return self.recorder.max_notification_id() or 0
@@ -138,6 +148,12 @@ class Store(Application[UUID]):
         recorded = self.mapper.to_domain_event(notification)
         assert isinstance(recorded, Recorded)
         return recorded
+
+    def decode_projected(self, notification: Notification) -> Recorded | Rematched:
+        """An event of ``projected_notifications``."""
+        decoded = self.mapper.to_domain_event(notification)
+        assert isinstance(decoded, Recorded | Rematched)
+        return decoded
 
     def close(self) -> None:
         self.writer.close()

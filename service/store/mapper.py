@@ -1,5 +1,5 @@
-"""Our wire format: game events, queue events and records as msgspec JSON under their payload's
-topic."""
+"""Our wire format: game events, queue and rematch events and records as msgspec JSON under
+their payload's topic."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from domain.aggregate import Recorded
 from domain.events import Secret, topic
 from domain.matchmaking.entries import QUEUE_EVENTS, QueueEvent, queue_topic
 from domain.matchmaking.queue import Queued
+from domain.rematch import REMATCH_EVENTS, Rematched, RematchEvent, rematch_topic
 from domain.variants import event_types
 from service.store.records import RECORD_TYPES, RecordPayload, Registered, record_topic
 
@@ -35,8 +36,20 @@ class _RecordWire(msgspec.Struct, frozen=True):
     payload: msgspec.Raw
 
 
-RECORD_TYPES_BY_TOPIC: dict[str, type[RecordPayload]] = {record_topic(t): t for t in RECORD_TYPES}
-QUEUE_TYPES_BY_TOPIC: dict[str, type[QueueEvent]] = {queue_topic(t): t for t in QUEUE_EVENTS}
+Enveloped = Registered | Queued | Rematched  # the same envelope: a payload, its place and time
+ENVELOPES_BY_TOPIC: dict[str, tuple[type[Enveloped], type[msgspec.Struct]]] = {
+    **{record_topic(t): (Registered, t) for t in RECORD_TYPES},
+    **{queue_topic(t): (Queued, t) for t in QUEUE_EVENTS},
+    **{rematch_topic(t): (Rematched, t) for t in REMATCH_EVENTS},
+}
+
+
+def _enveloped_topic(payload: RecordPayload | QueueEvent | RematchEvent) -> str:
+    if isinstance(payload, RecordPayload):
+        return record_topic(type(payload))
+    if isinstance(payload, QueueEvent):
+        return queue_topic(type(payload))
+    return rematch_topic(type(payload))
 
 
 @cache
@@ -63,18 +76,12 @@ class EnvelopeMapper(Mapper[UUID]):
                 expiry=domain_event.expiry,
             )
             stored_topic = topic(type(domain_event.payload))
-        elif isinstance(domain_event, Registered):
+        elif isinstance(domain_event, Enveloped):
             wire = _RecordWire(
                 timestamp=domain_event.timestamp,
                 payload=msgspec.Raw(self._encoder.encode(domain_event.payload)),
             )
-            stored_topic = record_topic(type(domain_event.payload))
-        elif isinstance(domain_event, Queued):
-            wire = _RecordWire(
-                timestamp=domain_event.timestamp,
-                payload=msgspec.Raw(self._encoder.encode(domain_event.payload)),
-            )
-            stored_topic = queue_topic(type(domain_event.payload))
+            stored_topic = _enveloped_topic(domain_event.payload)
         else:
             raise TypeError(f"cannot store {type(domain_event).__name__}")
         return StoredEvent(
@@ -104,18 +111,10 @@ class EnvelopeMapper(Mapper[UUID]):
                 expiry=wire.expiry,
             )
         record = _decoder(_RecordWire).decode(stored_event.state)
-        queue_type = QUEUE_TYPES_BY_TOPIC.get(stored_event.topic)
-        if queue_type is not None:
-            return Queued(
-                originator_id=originator_id,
-                originator_version=stored_event.originator_version,
-                timestamp=record.timestamp,
-                payload=_decoder(queue_type).decode(record.payload),
-            )
-        record_type = RECORD_TYPES_BY_TOPIC[stored_event.topic]
-        return Registered(
+        envelope, payload_type = ENVELOPES_BY_TOPIC[stored_event.topic]
+        return envelope(
             originator_id=originator_id,
             originator_version=stored_event.originator_version,
             timestamp=record.timestamp,
-            payload=_decoder(record_type).decode(record.payload),
+            payload=_decoder(payload_type).decode(record.payload),
         )

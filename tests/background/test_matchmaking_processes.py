@@ -18,7 +18,7 @@ from service.auth import Principal
 from service.background.work import BackgroundWork
 from service.errors import ApiError
 from service.settings import Settings
-from tests.in_process import players
+from tests.in_process import game_events_in_log, players
 from tests.threads import at_once, wait_until
 
 RACERS = 24
@@ -40,23 +40,22 @@ def process(settings: Settings) -> Iterator[Cardledger]:
 
 def seats_in_log(ledger: Cardledger) -> Counter[str]:
     """How many seats each player took, over every game in the log."""
-    taken: Counter[str] = Counter()
-    position = 0
-    while batch := ledger.store.game_notifications(position, 500):
-        for notification in batch:
-            payload = ledger.store.decode(notification).payload
-            if isinstance(payload, SeatTaken) and payload.bot is None:
-                taken[payload.player_id] += 1
-        position = batch[-1].id
-    return taken
+    return Counter(
+        payload.player_id
+        for payload in game_events_in_log(ledger)
+        if isinstance(payload, SeatTaken) and payload.bot is None
+    )
+
+
+def retries(ledger: Cardledger, kind: str) -> float:
+    """Work of ``kind`` this process did again (``cardledger_retries_total``)."""
+    found = ledger.telemetry.registry.get_sample_value("cardledger_retries_total", {"kind": kind})
+    return found or 0.0
 
 
 def conflicts(ledger: Cardledger) -> float:
     """Writes to a queue this process decided again, the queue having moved on."""
-    found = ledger.telemetry.registry.get_sample_value(
-        "cardledger_retries_total", {"kind": "queue_conflict"}
-    )
-    return found or 0.0
+    return retries(ledger, "queue_conflict")
 
 
 def join(ledger: Cardledger, player: Principal, bots: BotWait | None = None) -> str:

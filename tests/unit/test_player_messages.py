@@ -8,8 +8,15 @@ from domain import game_state
 from domain.commands import PlayCard
 from domain.events import BotSeat, Event, GameCancelled, GameFinished, SeatTaken
 from domain.game_state import GameState
+from domain.rematch import RematchOffered
 from domain.variants.heartbeat.messages import ChooseCard
-from projections.player_messages import PlayerMessage, Run, messages_of, parse_message_id
+from projections.player_messages import (
+    PlayerMessage,
+    Run,
+    messages_of,
+    offer_messages,
+    parse_message_id,
+)
 from tests.rules.scenario import NOW, created, given, player, started, when
 
 OPEN_HANDS = [("AS", "KS", "QS"), ("AH", "KH", "QH"), ("AD", "KD", "QD")]
@@ -128,3 +135,30 @@ def test_message_ids_parse_back_and_refuse_what_is_not_one() -> None:
         "9" * 19 + "-your_turn",
     ):
         assert parse_message_id(bad) is None
+
+
+def test_a_table_a_queue_formed_tells_everyone_seated_they_were_matched() -> None:
+    events = started("open-hand", OPEN_HANDS)
+    events[0] = msgspec.structs.replace(events[0], matched_by="queue-stream")
+    waiting = given(events[:4])  # created and every seat taken
+    found = messages_of(run(waiting, events[4:], "seat:2"))
+    matched = [(who, seats) for who, kind, seats in heard(found) if kind == "matched"]
+    assert matched == [(player(seat), (seat,)) for seat in range(3)]
+    assert {m.id for _, m in found if m.kind == "matched"} == {"40-matched"}
+    plain = messages_of(run(given(started("open-hand", OPEN_HANDS)[:4]), events[4:], "seat:2"))
+    assert "matched" not in {m.kind for _, m in plain}  # a table players made themselves
+
+
+def test_a_rematch_offer_tells_every_other_person_seated_and_a_rematch_says_of_what() -> None:
+    ended = given(started("open-hand", OPEN_HANDS))
+    offer = RematchOffered(game_id=ended.game_id, player_id=player(1), name="Ben")
+    found = offer_messages(77, NOW, offer, ended, 12)
+    assert heard(found) == [
+        (player(0), "rematch_offered", (0,)),
+        (player(2), "rematch_offered", (2,)),
+    ]
+    assert all(m.id == "77-rematch_offered" and m.offered_by == "Ben" for _, m in found)
+    events = started("open-hand", OPEN_HANDS)
+    events[0] = msgspec.structs.replace(events[0], rematch_of="old-game")
+    begun = messages_of(run(given(events[:4]), events[4:], "seat:2"))
+    assert {m.rematch_of for _, m in begun} == {"old-game"}

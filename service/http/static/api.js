@@ -48,3 +48,7 @@ export async function postJSON(url, body, token) {
   if (body !== undefined) init.body = JSON.stringify(body);
   return answer(await fetch(url, init));
 }
+
+export async function deleteJSON(url, token) {
+  return answer(await fetch(url, { method: "DELETE", headers: headers(token) }));
+}

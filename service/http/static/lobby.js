@@ -1,9 +1,10 @@
-// The lobby: a game against bots to start, games a page at a time (newest first), the variants
-// hosted, one leaderboard at a time.
+// The lobby: a game against bots to start, a quick match, games a page at a time (newest
+// first), the variants hosted, one leaderboard at a time.
 
 import { getJSON, getPage, problemWords } from "./api.js";
 import { clear, el, listTable } from "./dom.js";
 import { englishName, loadVariants, nativeName, variantTitle } from "./names.js";
+import { startQuickMatch } from "./quick.js";
 import { startSolo } from "./solo.js";
 
 const PAGE = 15;
@@ -20,6 +21,13 @@ function variantCell(variant) {
   const cell = el("td", "variant", el("span", "native", native));
   if (native !== english) cell.append(el("small", "", english));
   return cell;
+}
+
+function rematchLink(gameId) {
+  const link = el("a", "rematch", "rematch");
+  link.href = `/games/${gameId}/watch`;
+  link.title = `the rematch: game ${gameId}`;
+  return link;
 }
 
 function gameRow(entry) {
@@ -42,7 +50,7 @@ function gameRow(entry) {
     el("td", `state ${entry.status}`, STATUS_WORDS[entry.status] || entry.status),
     scores,
     won,
-    el("td", "link", link),
+    el("td", "link", link, entry.rematch ? rematchLink(entry.rematch) : null),
   );
   return row;
 }
@@ -116,6 +124,7 @@ async function showLeaderboard() {
 async function start() {
   const variants = await loadVariants();
   startSolo(variants);
+  startQuickMatch(variants);
   const filter = $("variant-filter");
   const boardChoice = $("board-variant");
   for (const item of variants) {

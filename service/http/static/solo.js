@@ -7,14 +7,14 @@ import { variantTitle } from "./names.js";
 import { spaced } from "./words.js";
 
 const $ = (id) => document.getElementById(id);
-const TOKEN_KEY = "cardledger-token"; // the game's page sits down with it (watch.js)
+export const TOKEN_KEY = "cardledger-token"; // the game's page sits down with it (watch.js)
 const PLAYER_KEY = "cardledger-solo-player"; // {name, token}: the same name plays as the same player
 // What each level does (docs/bots.md).
 const LEVEL_WORDS = { 1: "random moves", 2: "rules of thumb" };
 const SEARCH_WORDS = "searches ahead";
 
 // The level offered first: the strongest that still plays at once (below the searching levels).
-function defaultLevel(levels) {
+export function defaultLevel(levels) {
   const gentle = levels.filter((level) => level < 3);
   return gentle.length ? Math.max(...gentle) : Math.min(...levels);
 }
@@ -81,8 +81,13 @@ function showVariant(variant) {
   clear($("solo-options"), ...optionFields(variant));
 }
 
+// A token the service no longer knows (its store was reset): the next try registers anew.
+export function forgetStalePlayer(error) {
+  if (error.problem && error.problem.code === "unauthorized") sessionStorage.removeItem(PLAYER_KEY);
+}
+
 // The player this tab plays as: the one it registered under this name, else a new one.
-async function player(name) {
+export async function player(name) {
   const known = JSON.parse(sessionStorage.getItem(PLAYER_KEY) || "null");
   if (known && known.name === name) return known.token;
   const registered = await postJSON("/players", { name });
@@ -105,21 +110,25 @@ async function sitDown(variant) {
   location.assign(`/games/${created.game_id}/watch`);
 }
 
-export function startSolo(variants) {
-  const form = $("solo");
-  const chooser = $("solo-variant");
-  const byId = new Map(variants.map((variant) => [variant.id, variant]));
+// A lobby form's choice of variant and its name field (the name this tab played under); the
+// variants by id, or null (the form's button disabled) when the service hosts none.
+export function chooseFrom(variants, chooser, name, button) {
   for (const variant of variants) {
     const option = el("option", "", variantTitle(variant.id));
     option.value = variant.id;
     chooser.append(option);
   }
   const known = JSON.parse(sessionStorage.getItem(PLAYER_KEY) || "null");
-  if (known) $("solo-name").value = known.name;
-  if (!variants.length) {
-    $("solo-start").disabled = true;
-    return;
-  }
+  if (known) name.value = known.name;
+  button.disabled = !variants.length;
+  return variants.length ? new Map(variants.map((variant) => [variant.id, variant])) : null;
+}
+
+export function startSolo(variants) {
+  const form = $("solo");
+  const chooser = $("solo-variant");
+  const byId = chooseFrom(variants, chooser, $("solo-name"), $("solo-start"));
+  if (!byId) return;
   showVariant(byId.get(chooser.value));
   chooser.onchange = () => showVariant(byId.get(chooser.value));
   form.onsubmit = async (event) => {
@@ -131,7 +140,7 @@ export function startSolo(variants) {
     try {
       await sitDown(byId.get(chooser.value));
     } catch (error) {
-      if (error.problem && error.problem.code === "unauthorized") sessionStorage.removeItem(PLAYER_KEY);
+      forgetStalePlayer(error);
       message.className = "message error";
       message.textContent = problemWords(error.problem);
       $("solo-start").disabled = false;

@@ -12,6 +12,7 @@ import { renderTable } from "./tables.js";
 import { Frames } from "./watch/frames.js";
 import { fallbackPerspective, forbiddenReason, perspectiveAfterToken, perspectiveLabel } from "./watch/perspectives.js";
 import { seatRatings } from "./watch/ratings.js";
+import { rematchPanel } from "./watch/rematch.js";
 import { renderScoreboard } from "./watch/scoreboard.js";
 
 const $ = (id) => document.getElementById(id);
@@ -36,6 +37,14 @@ const state = {
   showing: 0,
   sending: false,
 };
+
+const updateRematch = rematchPanel({
+  gameId,
+  summary: () => state.summary,
+  token: () => state.token,
+  seat: () => (state.me ? state.me.seat : null),
+  following: () => state.following,
+});
 
 function who(seat) {
   const seats = (state.summary && state.summary.seats) || [];
@@ -251,6 +260,7 @@ async function refresh() {
         const wasFollowing = state.following;
         const names = state.summary ? state.summary.seats.length : 0;
         await loadSummary();
+        updateRematch();
         if (state.me) await identify();
         await loadEvents();
         renderLog($("log"), state.events, logContext(names !== state.summary.seats.length));
@@ -487,6 +497,7 @@ async function start() {
   if (wanted === "public" && state.me && state.me.seat !== null && !over()) wanted = `seat:${state.me.seat}`;
   await setPerspective(wanted); // shows the head
   scheduleAudit();
+  updateRematch();
   if (!over()) await follow(true);
 }
 

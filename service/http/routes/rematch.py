@@ -1,0 +1,100 @@
+"""A finished game's rematch: offer or accept it, decline or withdraw it, see where it stands."""
+
+from __future__ import annotations
+
+from typing import Any
+from uuid import UUID
+
+from litestar import Controller, Request, delete, get, post
+from litestar.di import NamedDependency
+from litestar.params import FromPath, RawBody
+
+from domain.game import CREATE_REFUSALS
+from domain.rematch import ANSWER_REFUSALS, DECLINE_REFUSALS
+from service.application import Cardledger
+from service.application.rematches import RematchStatus
+from service.auth import Principal
+from service.errors import (
+    GAME_NOT_FOUND,
+    INVALID_BODY,
+    PLAYERS_ONLY,
+    TOO_MUCH_CONTENTION,
+    UNKNOWN_LEVEL,
+)
+from service.http.bodies import JoinGame, convert, decode_json
+from service.http.contract import Token, declare, rule_refusals
+
+# The creation rules of the new game (any answer may be the last yes, which makes it): a rematch
+# of a game that was played never breaks them, but the source scan (tests/contract) cannot
+# tell, so they are declared.
+SEATING = (UNKNOWN_LEVEL, rule_refusals(CREATE_REFUSALS.items()))
+
+
+class RematchController(Controller):
+    """The rematch of one finished game."""
+
+    path = "/games/{game_id:uuid}/rematch"
+    tags = ["games"]
+
+    @post(
+        "/",
+        operation_id="offerOrAcceptRematch",
+        summary="Offer a rematch of a finished game, or accept the one offered",
+        status_code=200,
+        sync_to_thread=True,
+        **declare(
+            Token.REQUIRED,
+            GAME_NOT_FOUND,
+            PLAYERS_ONLY,
+            INVALID_BODY,
+            TOO_MUCH_CONTENTION,
+            rule_refusals(ANSWER_REFUSALS.items()),
+            *SEATING,
+            body=True,
+        ),
+    )
+    def accept(
+        self,
+        request: Request[Principal, Any, Any],
+        ledger: NamedDependency[Cardledger],
+        game_id: FromPath[UUID],
+        body: RawBody,
+    ) -> RematchStatus:
+        data = decode_json(body)
+        answer = convert({} if data is None else data, JoinGame)
+        return ledger.rematches.accept(request.user, game_id, answer.client_seed)
+
+    @delete(
+        "/",
+        operation_id="declineRematch",
+        summary="Decline the rematch offered (or withdraw your own offer)",
+        status_code=200,
+        sync_to_thread=True,
+        **declare(
+            Token.REQUIRED,
+            GAME_NOT_FOUND,
+            PLAYERS_ONLY,
+            TOO_MUCH_CONTENTION,
+            rule_refusals(DECLINE_REFUSALS.items()),
+            *SEATING,
+        ),
+    )
+    def decline(
+        self,
+        request: Request[Principal, Any, Any],
+        ledger: NamedDependency[Cardledger],
+        game_id: FromPath[UUID],
+    ) -> RematchStatus:
+        return ledger.rematches.decline(request.user, game_id)
+
+    @get(
+        "/",
+        operation_id="getRematch",
+        summary="Where a game's rematch stands: offered, declined, or made (with the new game)",
+        sync_to_thread=True,
+        **declare(Token.NONE, GAME_NOT_FOUND),
+    )
+    def rematch(
+        self, ledger: NamedDependency[Cardledger], game_id: FromPath[UUID]
+    ) -> RematchStatus:
+        return ledger.rematches.status(game_id)
