@@ -11,6 +11,7 @@ from uuid import UUID
 
 from litestar import Request
 
+from service.http.allowance import Allowance
 from service.http.limits import StreamSlots
 from service.http.routes.game_reads import GameReadsController
 from service.settings import Limits
@@ -19,7 +20,7 @@ from tests.client import Api
 
 def test_a_stream_dropped_before_it_started_gives_its_slot_back(api: Api) -> None:
     game_id = UUID(api.started(2))
-    slots = StreamSlots(Limits(streams_per_address=1, streams_per_token=0))
+    slots = StreamSlots(Limits(streams_per_address=1, streams_per_token=0), Allowance(None, print))
     request = cast(
         Request[Any, Any, Any], SimpleNamespace(user=None, client=SimpleNamespace(host="192.0.2.1"))
     )
@@ -33,5 +34,5 @@ def test_a_stream_dropped_before_it_started_gives_its_slot_back(api: Api) -> Non
     assert answer is not None
     del answer  # never sent: the client is gone
     gc.collect()
-    give_back = slots.take(request, None)  # the slot is free again (else: 429)
+    give_back = asyncio.run(slots.take(request, None))  # the slot is free again (else: 429)
     give_back()
