@@ -142,7 +142,8 @@ class Monitor:
             return
         if isinstance(evidence, tuple):
             note, entries = self._kept()
-            evidence = game_evidence(note, entries, *evidence[:2], later=evidence[2:] == (True,))
+            at, served, *later = evidence  # (index, bundle), and True to prove an end missing
+            evidence = game_evidence(note, entries, at, served, later=bool(later))
         self._evidence.mkdir(parents=True, exist_ok=True)
         path = self._evidence / f"evidence-{len(self.findings)}.json"
         path.write_text(json.dumps(evidence, indent=1))
