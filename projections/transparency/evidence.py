@@ -10,7 +10,9 @@ A **game on record**: a signed checkpoint and an inclusion proof of a game's ent
 with the seed commitment, or its end with the final version and chain head), beside what the
 service serves of that game now (``served``: its export bundle, or nothing when it answers that
 the game does not exist). The signed part binds the operator: the game existed, was dealt from
-that commitment, ended with that head; what is served is compared with it.
+that commitment, ended with that head; what is served is compared with it. With the entries
+after a creation (``later_entries``, and the right edge of the tree up to the creation), it
+shows as well that the signed tree holds no end of the game, while the service serves it over.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from projections.transparency.entries import Entry, decode
+from projections.transparency.frontier import Frontier
 from projections.transparency.merkle import leaf_hash, verify_inclusion
 from projections.transparency.notes import Checkpoint, NoteError, Policy, Verifier
 from projections.transparency.receipts import accepted
@@ -56,6 +59,25 @@ def logged_entry(note: str, index: int, data: str, proof: list[str], key: Verifi
         return LoggedEntry(checkpoint, index, raw)
     except ValueError as error:
         raise NotProven(f"entry {index} is not proven under its checkpoint: {error}") from error
+
+
+def later_entries(logged: LoggedEntry, edge: dict[str, str], later: list[str]) -> list[Entry]:
+    """The entries after ``logged`` up to its checkpoint's size, proven: appended to ``edge``
+    (level: base64 hash of each complete subtree at the right edge of the tree ending with the
+    logged entry) they make the signed root. Raises NotProven."""
+    try:
+        hashes = {
+            int(level): base64.b64decode(hashed, validate=True) for level, hashed in edge.items()
+        }
+        frontier = Frontier(logged.index + 1, hashes)
+    except ValueError as error:
+        raise NotProven(f"no right edge of the tree of {logged.index + 1}: {error}") from error
+    raw = [text.encode() for text in later]
+    frontier.append(raw)
+    checkpoint = logged.checkpoint
+    if frontier.size != checkpoint.size or frontier.root() != checkpoint.root:
+        raise NotProven(f"the later entries do not make the signed tree of {checkpoint.size}")
+    return [LoggedEntry(checkpoint, index, data).entry() for index, data in enumerate(raw)]
 
 
 def split_view(evidence: dict[str, Any], key: Verifier) -> str:

@@ -71,15 +71,27 @@ def fork_evidence(
 
 
 def game_evidence(
-    note: str, entries: list[bytes], index: int, served: str | None
+    note: str, entries: list[bytes], index: int, served: str | None, *, later: bool = False
 ) -> dict[str, Any]:
     """Evidence of a game on record: entry ``index`` under ``note`` (whose tree ``entries``
-    make) beside what the service serves of the game (its bundle, or None: no such game)."""
-    return {
+    make) beside what the service serves of the game (its bundle, or None: no such game); with
+    ``later``, every entry after it as well, and the right edge of the tree ending with it,
+    which together make the signed root (so the game's end is shown missing)."""
+    tree = tree_of(entries)
+    evidence: dict[str, Any] = {
         "kind": GAME_ON_RECORD,
         "checkpoint": note,
         "index": index,
         "entry": entries[index].decode(),
-        "inclusion_proof": _proof(tree_of(entries), index, len(entries)),
+        "inclusion_proof": _proof(tree, index, len(entries)),
         "served": served,
     }
+    if later:
+        size = index + 1
+        edge = [level for level in range(size.bit_length()) if size >> level & 1]
+        evidence["edge"] = {
+            str(level): base64.b64encode(tree.node(level, (size >> level) - 1)).decode()
+            for level in edge
+        }
+        evidence["later_entries"] = [entry.decode() for entry in entries[size:]]
+    return evidence

@@ -15,20 +15,16 @@ from typing import TextIO
 
 import uvicorn
 
-from bots.seated import bot_command
-from projections.audit import audit
 from service.application import Cardledger
-from service.application.bundle import BundleError, read_bundle
 from service.background.projector import ReadModelRunner
 from service.http.app import create_app
 from service.http.openapi.document import openapi_json
 from service.http.protocol import TimedHttpToolsProtocol
-from service.numbers import whole_number
 from service.read_models.models import ReadModels
 from service.settings import Settings, variable_names, variables
 from service.store.listener import PostgresListener
 from service.store.locks import LeaderLock
-from service.tools import bench, duel, load, log_verify, monitor, witness
+from service.tools import bench, duel, load, monitor, verify, witness
 from service.tools.http1 import HttpError
 from service.tools.simulate import LoadReport, summary_text, write_results
 from service.tools.supervisor import explain_worker_deaths, worker_timeout
@@ -135,46 +131,6 @@ def rebuild_with_progress(read_models: ReadModels, target: int, *, progress: Tex
         f"rebuilt from position 0: {applied} notifications applied, {games} games,"
         f" {leaderboard_rows} leaderboard rows, in {elapsed:.2f} s"
     )
-
-
-def verify(args: argparse.Namespace) -> int:
-    """Audit a bundle offline: no server, no database. Exit 0 only if every check passes;
-    2, with one line saying why, if the file or a receipt cannot be read. The witnessed log's
-    receipts and checkpoints are checked as well when given (``log_verify``)."""
-    logged = log_verify.verify_log(args) if log_verify.wanted(args) else 0
-    if args.bundle is None:
-        if not log_verify.wanted(args):
-            print("verify: give a BUNDLE, or the log's files to check", file=sys.stderr)
-            return 2
-        return logged
-    if logged:
-        return logged
-    try:
-        data = Path(args.bundle).read_bytes()
-    except OSError as error:
-        print(f"verify: cannot read {args.bundle}: {error.strerror or error}", file=sys.stderr)
-        return 2
-    try:
-        receipts = [parse_receipt(text) for text in args.receipt]
-        game_id, events = read_bundle(data)
-    except (BundleError, ValueError) as error:
-        print(f"verify: cannot verify {args.bundle}: {error}", file=sys.stderr)
-        return 2
-    report = audit(game_id, events, receipts, bots=bot_command)
-    for check in report.checks:
-        where = f" (event {check.version})" if check.version is not None else ""
-        print(f"{check.status.upper():8} {check.name}: {check.detail}{where}")
-    summary = f"game {game_id}, {report.head_version} events, head {report.chain_head}"
-    print(f"verdict: {report.verdict} — {summary}")
-    return 0 if report.verdict == "valid" else 1
-
-
-def parse_receipt(text: str) -> tuple[int, str]:
-    version_text, _, head = text.partition(":")
-    version = whole_number(version_text)
-    if version is None or len(head) != 64:
-        raise ValueError(f"a receipt is VERSION:HEAD (64 hex digits), not {text!r}")
-    return version, head.lower()
 
 
 def run_simulation(args: argparse.Namespace) -> int:
@@ -309,19 +265,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     project_cmd.set_defaults(run=project)
 
-    verify_cmd = commands.add_parser("verify", help="audit an exported bundle offline")
-    verify_cmd.add_argument(
-        "bundle", metavar="BUNDLE", nargs="?", help="the file GET /games/{id}/export returned"
-    )
-    log_verify.add_arguments(verify_cmd)
-    verify_cmd.add_argument(
-        "--receipt",
-        action="append",
-        default=[],
-        metavar="VERSION:HEAD",
-        help="a chain_head a response gave you at VERSION: the log must hold it (repeatable)",
-    )
-    verify_cmd.set_defaults(run=verify)
+    verify.add_parser(commands)
 
     simulate_cmd = commands.add_parser("simulate", help="bots play games over the REST API")
     simulate_cmd.add_argument(

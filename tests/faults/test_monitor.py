@@ -1,17 +1,24 @@
 """`cardledger monitor` against the operator's cheats, on both stores (issue 25): an honest log
-gives no finding; a dropped game, a rewritten one, an abandoned deal and a forked log (an old
-entry changed in the store, the tree rehashed and signed again with the log's key) each give a
-finding and evidence that `cardledger verify --evidence` proves."""
+gives no finding; a dropped game, a rewritten one, an abandoned deal, a game kept but whose end
+the log withholds, and a forked log (an old entry changed in the store, the tree rehashed and
+signed again with the log's key) each give a finding and evidence that `cardledger verify
+--evidence` proves."""
 
 from __future__ import annotations
 
+import itertools
+import json
 from pathlib import Path
 from typing import Any
+from uuid import UUID
 
+import pytest
 from litestar.testing import TestClient
 
 from projections.transparency.merkle import Tree
+from projections.transparency.monitor import game_evidence, listed_games
 from projections.transparency.notes import Checkpoint, Policy
+from projections.transparency.tiles import bundle_entries
 from service.settings import Settings
 from service.store.log_tables import StoredCheckpoint
 from service.tools.cli import main
@@ -20,9 +27,9 @@ from tests.client import Api
 from tests.faults.test_log_cheats import delete_events, restarted
 
 
-def monitor_round(api: Api, client: TestClient[Any], tmp_path: Path) -> list[str]:
+def monitor_round(api: Api, client: TestClient[Any], tmp_path: Path, **options: Any) -> list[str]:
     policy = Policy(api.ledger.log.signer.verifier(), (), 0)
-    monitor = Monitor(client, policy, tmp_path / "state", tmp_path / "evidence")
+    monitor = Monitor(client, policy, tmp_path / "state", tmp_path / "evidence", **options)
     return monitor.round()
 
 
@@ -64,6 +71,45 @@ def test_the_monitor_finds_nothing_in_an_honest_log_and_each_cheat_after(
     assert any(f"game {playing} is on record but gone: an abandoned deal" in f for f in findings)
     assert len(findings) == 3, findings
     assert proven(api, tmp_path) == 3
+
+
+def test_the_monitor_finds_a_game_over_whose_end_the_log_withholds(
+    api: Api, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    finished, _, _ = honest_games(api)
+    kept = api.started(2)  # dealt and on record: the operator has seen the cards
+    api.keep_log_receipt(kept, 1)
+    api.client.app.state.background.sequencer.stop()  # the operator logs no more: no end
+    api.play_to_end(kept)
+    ticks = itertools.count()
+
+    def clock() -> float:  # the monitor's clock: a second a reading
+        return float(next(ticks))
+
+    def round_with(end_grace: float) -> list[str]:
+        return monitor_round(api, api.client, tmp_path, end_grace=end_grace, clock=clock)
+
+    assert round_with(0) == [], "first seen over: noted, not yet judged"
+    assert round_with(3600) == [], "within the grace"
+    findings = round_with(0)
+    assert len(findings) == 1, findings
+    assert f"game {kept} is finished but the log holds no end of it" in findings[0]
+    assert proven(api, tmp_path) == 1
+    # The same evidence of an honest game proves nothing: its end is in the signed tree.
+    state = tmp_path / "state"
+    entries = bundle_entries((state / "entries.bin").read_bytes())
+    created = listed_games(entries)[UUID(finished)].created
+    assert created is not None
+    served = api.client.get(f"/games/{finished}/export").text
+    honest = game_evidence(
+        (state / "checkpoint.txt").read_text(), entries, created[0], served, later=True
+    )
+    path = tmp_path / "honest.json"
+    path.write_text(json.dumps(honest))
+    key = api.ledger.log.reads.key()
+    capsys.readouterr()
+    assert main(["verify", "--log-key", key, "--evidence", str(path)]) == 1
+    assert "the signed tree holds the game's end" in capsys.readouterr().out
 
 
 def test_the_monitor_proves_a_fork_of_the_log(api: Api, tmp_path: Path) -> None:

@@ -1,8 +1,9 @@
-"""`cardledger verify`'s checks of the witnessed log, offline: a game's receipt from the log
-(``--log-receipt``, what ``GET /games/{id}/log`` returned) against the log's key or a policy
-(``--policy``: the log's key, witnesses' keys and a quorum), a newer checkpoint's consistency
-with an older one the client held (``--older`` with ``--consistency``, what
-``GET /log/consistency`` returned), and evidence of a cheat (``--evidence``)."""
+"""`cardledger verify`: audits an exported bundle offline (no server, no database), and checks
+the witnessed log offline: a game's receipt from the log (``--log-receipt``, what
+``GET /games/{id}/log`` returned) against the log's key or a policy (``--policy``: the log's
+key, witnesses' keys and a quorum), a newer checkpoint's consistency with an older one the
+client held (``--older`` with ``--consistency``, what ``GET /log/consistency`` returned), and
+evidence of a cheat (``--evidence``)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,10 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
+from bots.seated import bot_command
+from projections.audit import audit
 from projections.transparency.notes import Checkpoint, Policy, Verifier
 from projections.transparency.receipts import (
     accepted,
@@ -18,10 +22,16 @@ from projections.transparency.receipts import (
     check_receipt,
     parse_policy,
 )
+from service.application.bundle import BundleError, read_bundle
+from service.numbers import whole_number
 from service.tools.evidence import check_evidence
 
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
+def add_parser(commands: Any) -> None:
+    parser = commands.add_parser("verify", help="audit an exported bundle offline")
+    parser.add_argument(
+        "bundle", metavar="BUNDLE", nargs="?", help="the file GET /games/{id}/export returned"
+    )
     parser.add_argument(
         "--log-key",
         metavar="KEY",
@@ -47,6 +57,54 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--consistency", metavar="FILE", help="GET /log/consistency?from=<older>&to=<newer>"
     )
+    parser.add_argument(
+        "--receipt",
+        action="append",
+        default=[],
+        metavar="VERSION:HEAD",
+        help="a chain_head a response gave you at VERSION: the log must hold it (repeatable)",
+    )
+    parser.set_defaults(run=verify)
+
+
+def verify(args: argparse.Namespace) -> int:
+    """Audit a bundle offline: no server, no database. Exit 0 only if every check passes;
+    2, with one line saying why, if the file or a receipt cannot be read. The witnessed log's
+    receipts and checkpoints are checked as well when given (``verify_log``)."""
+    logged = verify_log(args) if wanted(args) else 0
+    if args.bundle is None:
+        if not wanted(args):
+            print("verify: give a BUNDLE, or the log's files to check", file=sys.stderr)
+            return 2
+        return logged
+    if logged:
+        return logged
+    try:
+        data = Path(args.bundle).read_bytes()
+    except OSError as error:
+        print(f"verify: cannot read {args.bundle}: {error.strerror or error}", file=sys.stderr)
+        return 2
+    try:
+        receipts = [parse_receipt(text) for text in args.receipt]
+        game_id, events = read_bundle(data)
+    except (BundleError, ValueError) as error:
+        print(f"verify: cannot verify {args.bundle}: {error}", file=sys.stderr)
+        return 2
+    report = audit(game_id, events, receipts, bots=bot_command)
+    for check in report.checks:
+        where = f" (event {check.version})" if check.version is not None else ""
+        print(f"{check.status.upper():8} {check.name}: {check.detail}{where}")
+    summary = f"game {game_id}, {report.head_version} events, head {report.chain_head}"
+    print(f"verdict: {report.verdict} — {summary}")
+    return 0 if report.verdict == "valid" else 1
+
+
+def parse_receipt(text: str) -> tuple[int, str]:
+    version_text, _, head = text.partition(":")
+    version = whole_number(version_text)
+    if version is None or len(head) != 64:
+        raise ValueError(f"a receipt is VERSION:HEAD (64 hex digits), not {text!r}")
+    return version, head.lower()
 
 
 def wanted(args: argparse.Namespace) -> bool:
