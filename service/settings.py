@@ -230,7 +230,7 @@ MEANINGS = {
     "CARDLEDGER_QUEUE_CAPACITY": "players who may wait in one variant's matchmaking queue at once"
     " (a join past it is answered 409 queue_full)",
     "CARDLEDGER_MAX_ACTIVE_GAMES": "games not over a player may sit at and still join a"
-    " matchmaking queue (409 too_many_games past it)",
+    " matchmaking queue or be seated by a rematch (409 too_many_games past it)",
     "CARDLEDGER_METRICS_TOKEN": "when set, GET /metrics needs Authorization: Bearer <this token>"
     " (401 otherwise); unset: /metrics is open to whoever reaches the port",
     "CARDLEDGER_LOG_KEY": "the witnessed log's Ed25519 signing key, a PEM file (PKCS #8); unset:"
