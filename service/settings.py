@@ -48,13 +48,13 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     worker_timeout: int = 30  # seconds a worker of `serve --workers N` has to start or answer
     metrics_token: str | None = None  # when set, GET /metrics needs it as a bearer token
     queue_capacity: int = 1000  # players waiting in one variant's matchmaking queue at most
-    max_active_games: int = 20  # games not over a player may sit at and still join a queue
+    max_active_games: int = 20  # games not over a player may sit at to join a queue or rematch
     log_key: Path | None = None  # the witnessed log's signing key (None: <data_dir>/log-key.pem)
     log_origin: str = "cardledger.local/log"  # the log's name in its checkpoints
     witnesses: str = ""  # "<verifier key> <URL>" of each witness, comma-separated
     webhook_allow: str = ""  # origins webhooks may call, comma-separated (empty: none)
-    webhook_timeout: int = 5  # seconds a webhook receiver has to answer one delivery
-    webhook_retry_first: int = 1  # seconds before the first retry of a failed delivery
+    webhook_timeout: int = 5  # seconds one webhook delivery attempt may take in all
+    webhook_retry_first: int = 1  # seconds before the first retry at most (full jitter)
     webhook_retry_most: int = 600  # seconds between retries at most (the backoff's cap)
     webhook_give_up: int = 86_400  # seconds of failing deliveries before a webhook is paused
 
@@ -230,7 +230,7 @@ MEANINGS = {
     "CARDLEDGER_QUEUE_CAPACITY": "players who may wait in one variant's matchmaking queue at once"
     " (a join past it is answered 409 queue_full)",
     "CARDLEDGER_MAX_ACTIVE_GAMES": "games not over a player may sit at and still join a"
-    " matchmaking queue (409 too_many_games past it)",
+    " matchmaking queue or be seated by a rematch (409 too_many_games past it)",
     "CARDLEDGER_METRICS_TOKEN": "when set, GET /metrics needs Authorization: Bearer <this token>"
     " (401 otherwise); unset: /metrics is open to whoever reaches the port",
     "CARDLEDGER_LOG_KEY": "the witnessed log's Ed25519 signing key, a PEM file (PKCS #8); unset:"
@@ -244,10 +244,11 @@ MEANINGS = {
     "CARDLEDGER_WEBHOOK_ALLOW": "the origins players' webhooks may call, comma-separated"
     " scheme://host[:port], matched exactly (checked at registration and at every delivery);"
     " unset: no webhook may be registered or delivered",
-    "CARDLEDGER_WEBHOOK_TIMEOUT": "seconds a webhook receiver has to answer a delivery before"
-    " it counts as failed",
-    "CARDLEDGER_WEBHOOK_RETRY_FIRST": "seconds before a failed webhook delivery is tried again;"
-    " doubled after each failure in a row",
+    "CARDLEDGER_WEBHOOK_TIMEOUT": "seconds a webhook delivery attempt may take in all before"
+    " it counts as failed (however slowly the receiver answers)",
+    "CARDLEDGER_WEBHOOK_RETRY_FIRST": "the ceiling, in seconds, of the wait before a failed"
+    " webhook delivery is tried again (a random part of it: full jitter); doubled after each"
+    " failure in a row",
     "CARDLEDGER_WEBHOOK_RETRY_MOST": "seconds between webhook retries at most (the backoff's cap)",
     "CARDLEDGER_WEBHOOK_GIVE_UP": "seconds of failed deliveries in a row after which a webhook"
     " is paused (failing) until its player resumes or replaces it",

@@ -1,9 +1,11 @@
 """A webhook receiver on 127.0.0.1 for tests: it counts and keeps every delivery, verifies its
-signature, and can be told to fail, or to hold its answer to a delivery until released."""
+signature, and can be told to fail, or to hold its answer to a delivery until released. And a
+receiver that trickles its answer, a byte at a time."""
 
 from __future__ import annotations
 
 import json
+import socket
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -100,3 +102,63 @@ def receiving() -> Iterator[Receiver]:
         server.shutdown()
         server.server_close()
         thread.join(BOUND)
+
+
+# A whole answer, 204 and all, that takes TRICKLED_BYTES pauses to send.
+TRICKLED_ANSWER = (
+    b"HTTP/1.1 204 No Content\r\nX-Pad: " + b"." * 160 + b"\r\nContent-Length: 0\r\n\r\n"
+)
+
+
+class Trickler:
+    """Reads each delivery's request, then sends a complete 204 one byte every ``pause``
+    seconds; ``sent`` has, for each delivery the sender hung up on, the bytes it got out."""
+
+    def __init__(self, pause: float) -> None:
+        self.pause = pause
+        self.url = ""
+        self.sent: list[int] = []
+        self.stopped = threading.Event()
+
+    def answer(self, connection: socket.socket) -> None:
+        request = b""
+        while b"\r\n\r\n" not in request:  # the body, a few hundred bytes, is not awaited
+            chunk = connection.recv(65536)
+            if not chunk:
+                return
+            request += chunk
+        for sent in range(len(TRICKLED_ANSWER)):
+            if self.stopped.wait(self.pause):
+                return
+            try:
+                connection.sendall(TRICKLED_ANSWER[sent : sent + 1])
+            except OSError:  # the sender hung up: a send after its close fails
+                self.sent.append(sent)
+                return
+
+    def serve(self, listener: socket.socket) -> None:
+        listener.settimeout(0.05)  # to see ``stopped`` between connections
+        while not self.stopped.is_set():
+            try:
+                connection, _ = listener.accept()
+            except TimeoutError:
+                continue
+            with connection:
+                connection.settimeout(BOUND)
+                self.answer(connection)
+
+
+@contextmanager
+def trickling(pause: float) -> Iterator[Trickler]:
+    """A trickling receiver on a free port of 127.0.0.1 until the block ends."""
+    trickler = Trickler(pause)
+    listener = socket.create_server(("127.0.0.1", 0))
+    trickler.url = f"http://127.0.0.1:{listener.getsockname()[1]}/hook"
+    thread = threading.Thread(target=trickler.serve, args=(listener,), daemon=True, name="trickler")
+    thread.start()
+    try:
+        yield trickler
+    finally:
+        trickler.stopped.set()
+        thread.join(BOUND)
+        listener.close()

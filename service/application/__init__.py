@@ -73,7 +73,14 @@ class Cardledger:
             ratings=self.ratings,
             troubles=self.telemetry,
         )
-        self.rematches = Rematches(self.store, self.games, clock, troubles=self.telemetry)
+        self.rematches = Rematches(
+            self.store,
+            self.games,
+            self.queries,
+            clock,
+            max_active_games=settings.max_active_games,
+            troubles=self.telemetry,
+        )
         self.players = Players(self.store, clock, settings.admin_token)
         self.tickets = TicketBook(self.store, self.games, clock)
         self.log = WitnessedLog(self.store, settings, clock)

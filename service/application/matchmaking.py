@@ -43,7 +43,6 @@ from service.store.troubles import UNHEARD, Troubles
 
 MAX_ATTEMPTS = 32  # racing joins of one queue each win in turn: more tries than a game's
 BACKOFF_SECONDS = 0.002  # times the attempt, jittered: racers spread out instead of clashing
-ACTIVE = ("waiting", "active")
 
 
 class Ratings(Protocol):
@@ -183,7 +182,7 @@ class Matchmaking:
             return answered.answer
         if bots is not None:
             bot_seat(variant_id, bots.level)  # 422 unknown_level
-        self._check_active_games(principal)
+        check_room(self._queries, player_id, self.max_active_games, whose="you sit")
         request = JoinRequest(
             player_id=player_id,
             name=principal.name,
@@ -239,19 +238,6 @@ class Matchmaking:
         """Every variant's queue as stored now (the bot-fill timer starts from them)."""
         return [self.queues.current(variant_id).state for variant_id in VARIANTS]
 
-    def _check_active_games(self, principal: Principal) -> None:
-        """Refuse a player who already sits at the most games not over (as the read models
-        know them: a game formed a moment ago may not count yet)."""
-        most = self.max_active_games
-        seated = 0
-        for status in ACTIVE:
-            page = self._queries.games_of(principal, status=status, limit=most, after=None)
-            seated += len(page.items)
-        if seated >= most:
-            raise TOO_MANY_GAMES(
-                f"you sit at {seated} games not over; the most is {most}", most=most
-            )
-
     def _check_answered(self, key: ReceiptKey | None) -> None:
         """Raise ``Answered`` if the keyed request was carried out before; a different request
         with the same key is refused (422 ``idempotency_key_reused``)."""
@@ -300,6 +286,14 @@ class Matchmaking:
             seated.append(seat_table(table, queue.state.variant, game_id, now))
             queue.record(queues.formed(table, str(game_id)), now)
         return seated
+
+
+def check_room(queries: GameQueries, player_id: str, most: int, *, whose: str) -> None:
+    """Refuse (409 ``too_many_games``) a player who already sits at ``most`` games not over;
+    ``whose`` begins the message ("you sit", or another player's name and "sits")."""
+    seated = queries.games_not_over(player_id, most)
+    if seated >= most:
+        raise TOO_MANY_GAMES(f"{whose} at {seated} games not over; the most is {most}", most=most)
 
 
 def nearest_level(variant_id: str, level: int) -> int:

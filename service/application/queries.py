@@ -32,6 +32,7 @@ from service.store.games import Games
 
 LOBBY_LIMIT = 500
 FRESH_WITHIN = 1.0  # seconds a read model read waits for the writes committed before it
+NOT_OVER = ("waiting", "active")
 
 
 @dataclass(frozen=True)
@@ -237,6 +238,15 @@ class GameQueries:
         self.read_your_writes()
         return self._read_models.games_of(
             principal.player_id, status=status, limit=limit, after=after
+        )
+
+    def games_not_over(self, player_id: str, most: int) -> int:
+        """How many games waiting or active the player sits at, counted up to ``most`` of each
+        (as the read models know them: a game formed a moment ago may not count yet)."""
+        self.read_your_writes()
+        return sum(
+            len(self._read_models.games_of(player_id, status=status, limit=most, after=None).items)
+            for status in NOT_OVER
         )
 
     def read_your_writes(self) -> None:

@@ -28,7 +28,13 @@ from domain.game_state import GameState
 from domain.rematch import RematchAggregate, RematchState
 from domain.seating import SeatedBot, creation_actor
 from service.application.commands import bot_seat, new_command_id, seat_holder
-from service.application.matchmaking import BACKOFF_SECONDS, MAX_ATTEMPTS, nearest_level
+from service.application.matchmaking import (
+    BACKOFF_SECONDS,
+    MAX_ATTEMPTS,
+    check_room,
+    nearest_level,
+)
+from service.application.queries import GameQueries
 from service.auth import Principal
 from service.errors import TOO_MUCH_CONTENTION
 from service.store.event_store import Store
@@ -82,12 +88,16 @@ class Rematches:
         self,
         store: Store,
         games: Games,
+        queries: GameQueries,
         clock: Callable[[], datetime],
         *,
+        max_active_games: int,
         troubles: Troubles = UNHEARD,
     ) -> None:
         self._store = store
         self._games = games
+        self._queries = queries
+        self.max_active_games = max_active_games
         self._clock = clock
         self._troubles = troubles
 
@@ -134,6 +144,7 @@ class Rematches:
             decide(rematch, ended, now)
             made = None
             if rematches.agreed(rematch.state, ended):
+                self._check_room(ended)
                 new_id = uuid.uuid4()
                 made = seat_rematch(ended, rematch.state, new_id, now)
                 rematch.record(rematches.RematchMade(game_id=str(new_id)), now)
@@ -147,6 +158,14 @@ class Rematches:
                 self._games.remember(made)
             return status_of(rematch.state, ended)
         raise TOO_MUCH_CONTENTION("the rematch changed too often; try again")
+
+    def _check_room(self, ended: GameState) -> None:
+        """The yes that would make the new game is refused (409 ``too_many_games``) while a
+        person to be seated already sits at the most games not over, as a queue's join is."""
+        for _, seat in ended.taken:
+            if seat.bot is None:
+                whose = f"{seat.name} sits"
+                check_room(self._queries, seat.player_id, self.max_active_games, whose=whose)
 
 
 def seat_rematch(

@@ -9,6 +9,7 @@ sent twice by changing the URL or the key.
 
 from __future__ import annotations
 
+import random
 import uuid
 from collections.abc import Callable, Iterable
 from datetime import datetime, timedelta
@@ -28,6 +29,14 @@ from service.settings import Settings
 
 MOST_COUNTED = 10_000  # pending messages: a look counts no further
 OUTCOMES = ("delivered", "rejected", "unreachable", "not_allowed")
+
+
+def backoff(failed_before: int, first: float, most: float, draw: Callable[[], float]) -> float:
+    """Seconds to wait after a failure that follows ``failed_before`` failures in a row, with
+    full jitter: ``draw()`` (in [0, 1)) of the ceiling, which is ``first`` doubled each time,
+    at most ``most``. Receivers that failed together (one outage) are then not all tried
+    again at the same moment."""
+    return float(min(most, first * 2 ** min(failed_before, 32))) * draw()
 
 
 class RegisteredWebhook(msgspec.Struct, frozen=True, kw_only=True):
@@ -84,6 +93,8 @@ class Webhooks:
             registry=registry,
         )
         self._outcomes = {outcome: counter.labels(outcome=outcome) for outcome in OUTCOMES}
+        # The jitter's draws: a generator of this instance's own (a test sets its own source).
+        self.draw: Callable[[], float] = random.Random().random
 
     # --- the player's use cases ----------------------------------------------------------------
 
@@ -148,14 +159,10 @@ class Webhooks:
         self._outcomes[attempt.outcome].inc()
         since = row.failing_since or attempt.at
         give_up = attempt.at - since >= timedelta(seconds=self.settings.webhook_give_up)
-        retry_at = attempt.at + timedelta(seconds=self.backoff(row.failures))
-        self.tables.failed(row, attempt, retry_at, give_up=give_up)
-
-    def backoff(self, failed_before: int) -> float:
-        """Seconds to wait after a failure that follows ``failed_before`` failures in a row:
-        the first retry's wait, doubled each time, at most the cap."""
         first, most = self.settings.webhook_retry_first, self.settings.webhook_retry_most
-        return float(min(most, first * 2 ** min(failed_before, 32)))
+        wait = backoff(row.failures, first, most, self.draw)
+        retry_at = attempt.at + timedelta(seconds=wait)
+        self.tables.failed(row, attempt, retry_at, give_up=give_up)
 
 
 class WebhookTotals:

@@ -23,12 +23,14 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 
+import httpcore
 import httpx
 import msgspec
 
 from projections.player_messages import PlayerMessage, parse_message_id
 from service.application.webhook_targets import permitted, signature
 from service.application.webhooks import Webhooks
+from service.background.attempt_deadline import Deadline, DeadlineBackend
 from service.background.projector import LeaderRunner
 from service.read_models.models import ReadModels
 from service.read_models.webhook_tables import ACTIVE, Attempt, WebhookRow
@@ -42,6 +44,12 @@ AT_ONCE = 8  # webhooks delivered to at the same time: a slow receiver holds up 
 POLL_SECONDS = 0.5  # messages another process's projector wrote are seen this late at most
 MAX_ERROR = 200  # characters of an error kept for the player to see
 USER_AGENT = "cardledger-webhooks/1"
+UNREACHABLE = (
+    httpcore.TimeoutException,
+    httpcore.NetworkError,
+    httpcore.ProtocolError,
+    httpcore.UnsupportedProtocol,
+)
 
 
 class WebhookDeliverer:
@@ -50,16 +58,22 @@ class WebhookDeliverer:
         webhooks: Webhooks,
         read_models: ReadModels,
         clock: Callable[[], datetime],
-        client: httpx.Client | None = None,
     ) -> None:
         self._webhooks = webhooks
         self._read_models = read_models
         self._clock = clock
-        timeout = float(webhooks.settings.webhook_timeout)
-        # No redirects (a 3xx is a failure: the allow-list names where we call, not where we
-        # are sent), no proxies or netrc from the environment.
-        self._client = client or httpx.Client(
-            timeout=timeout, follow_redirects=False, trust_env=False
+        self._timeout = float(webhooks.settings.webhook_timeout)
+        self._deadline = Deadline()
+        self._extensions = {
+            "timeout": dict.fromkeys(("connect", "read", "write", "pool"), self._timeout)
+        }
+        # httpcore, not httpx's client: its network backend is where one deadline bounds the
+        # whole attempt. It never follows a redirect (a 3xx is a failure: the allow-list names
+        # where we call, not where we are sent) nor reads proxies or netrc from the environment.
+        self._connections = httpcore.ConnectionPool(
+            ssl_context=httpx.create_ssl_context(trust_env=False),
+            max_connections=AT_ONCE,
+            network_backend=DeadlineBackend(self._deadline),
         )
         self._pool = ThreadPoolExecutor(AT_ONCE, thread_name_prefix="webhook")
         self._busy: set[str] = set()  # players whose webhook a thread of the pool is visiting
@@ -132,19 +146,25 @@ class WebhookDeliverer:
             )
         body = msgspec.json.encode(message)
         timestamp = int(self._clock().timestamp())
-        headers = {
-            "Content-Type": "application/json",
-            "User-Agent": USER_AGENT,
-            "Webhook-Id": message.id,
-            "Webhook-Timestamp": str(timestamp),
-            "Webhook-Signature": signature(row.signing_key, timestamp, body),
-        }
+        headers = [
+            ("Content-Type", "application/json"),
+            ("User-Agent", USER_AGENT),
+            ("Webhook-Id", message.id),
+            ("Webhook-Timestamp", str(timestamp)),
+            ("Webhook-Signature", signature(row.signing_key, timestamp, body)),
+        ]
         try:
             # Streamed and closed unread: a receiver's answer body is never loaded (a huge one
-            # cannot fill our memory), only its status matters.
-            with self._client.stream("POST", row.url, content=body, headers=headers) as answer:
-                status = answer.status_code
-        except httpx.HTTPError as error:
+            # cannot fill our memory), only its status matters. CARDLEDGER_WEBHOOK_TIMEOUT
+            # bounds the whole attempt, however slowly the receiver sends its answer.
+            with (
+                self._deadline.within(self._timeout),
+                self._connections.stream(
+                    "POST", row.url, content=body, headers=headers, extensions=self._extensions
+                ) as answer,
+            ):
+                status = answer.status
+        except UNREACHABLE as error:
             log.info("webhook of %s unreachable: %s", row.player_id, error)
             text = f"{type(error).__name__}: {error}"[:MAX_ERROR]
             return Attempt(at=self._clock(), outcome="unreachable", status=None, error=text)
@@ -157,7 +177,7 @@ class WebhookDeliverer:
     def close(self) -> None:
         """After the runner has stopped: the visits under way end (within the timeout)."""
         self._pool.shutdown(wait=True, cancel_futures=True)
-        self._client.close()
+        self._connections.close()
 
 
 def webhook_runner(

@@ -4,8 +4,16 @@ refusal is coded and changes nothing; the players hear of the offer and the matc
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
+import msgspec
+from litestar.testing import TestClient
+
+from service.application import Cardledger
+from service.http.app import create_app
+from service.settings import Settings
 from tests.client import Api
 from tests.threads import wait_until
 
@@ -156,6 +164,56 @@ def test_refusals_are_coded_and_change_nothing(api: Api) -> None:
         response = rematch(api, old, seat, method)
         assert (response.status_code, response.json()["code"]) == (409, "rematch_declined")
     assert state(api, old) == declined.json()
+
+
+@contextmanager
+def api_of(settings: Settings) -> Iterator[Api]:
+    ledger = Cardledger(settings)
+    try:
+        with TestClient(create_app(settings, ledger)) as client:
+            yield Api(client, ledger)
+    finally:
+        ledger.close()
+
+
+def test_the_yes_that_would_seat_someone_at_too_many_games_is_refused(
+    settings: Settings,
+) -> None:
+    with api_of(msgspec.structs.replace(settings, max_active_games=1)) as api:
+        old = with_a_bot(api)
+        played_out(api, old, {0: 0, 1: 1})
+        api.register(1)
+        body = {"variant": "open-hand", "seats": 2}
+        busy = api.client.post("/games", json=body, headers=api.auth(1)).json()["game_id"]
+        offered = rematch(api, old, 0)  # makes nothing yet: not refused
+        assert offered.status_code == 200, offered.text
+        written = api.ledger.store.last_position()
+        for seat in (1, 1):  # the last yes, which would seat player 1 at a second game
+            refused = rematch(api, old, seat)
+            assert (refused.status_code, refused.json()["code"]) == (409, "too_many_games")
+            assert refused.json()["most"] == 1 and "sits at 1 games" in refused.json()["detail"]
+        assert state(api, old) == offered.json()
+        assert api.ledger.store.last_position() == written  # nothing was written
+
+        assert api.client.post(f"/games/{busy}/join", headers=api.auth(2)).status_code == 200
+        for seat in (1, 2):
+            assert api.command(busy, seat, {"type": "vote_cancel"}).status_code == 200
+        made = rematch(api, old, 1)  # player 1's other game is over: room again
+        assert made.json()["status"] == "made", made.text
+
+
+def test_alone_with_bots_the_offer_is_refused_at_too_many_games(settings: Settings) -> None:
+    with api_of(msgspec.structs.replace(settings, max_active_games=1)) as api:
+        api.register(1)
+        body = {"variant": "open-hand", "seats": 2, "bots": [{"level": 1}]}
+        old = api.client.post("/games", json=body, headers=api.auth(0)).json()["game_id"]
+        played_out(api, old, {0: 0})
+        api.create(2)  # player 0 waits at another game
+        written = api.ledger.store.last_position()
+        refused = rematch(api, old, 0)
+        assert (refused.status_code, refused.json()["code"]) == (409, "too_many_games")
+        assert state(api, old)["status"] == "none"
+        assert api.ledger.store.last_position() == written
 
 
 def test_a_cancelled_game_has_no_rematch(api: Api) -> None:

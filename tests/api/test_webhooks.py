@@ -19,7 +19,7 @@ from service.http.app import create_app
 from service.settings import Settings
 from tests.client import Api
 from tests.threads import BOUND, wait_until
-from tests.webhook_receiver import Receiver, receiving
+from tests.webhook_receiver import TRICKLED_ANSWER, Receiver, Trickler, receiving, trickling
 
 
 @pytest.fixture
@@ -29,7 +29,9 @@ def receiver() -> Iterator[Receiver]:
 
 
 @contextmanager
-def hooked_api(settings: Settings, *receivers: Receiver, **changes: Any) -> Iterator[Api]:
+def hooked_api(
+    settings: Settings, *receivers: Receiver | Trickler, **changes: Any
+) -> Iterator[Api]:
     """An app in this process allowed to call ``receivers``, with ``changes`` to its settings."""
     origins = ",".join(receiver.url.removesuffix("/hook") for receiver in receivers)
     allowed = msgspec.structs.replace(settings, webhook_allow=origins, **changes)
@@ -162,6 +164,7 @@ def test_failures_are_retried_with_backoff_in_order_then_delivered(
     failing = 3
     receiver.status = lambda number: 500 if number <= failing else 204
     with hooked_api(settings, receiver, webhook_retry_first=1, webhook_retry_most=2) as api:
+        api.ledger.webhooks.draw = lambda: 1.0  # no jitter: each wait is its ceiling
         api.register(4)
         register_hook(api, receiver)
         game = api.started(4)
@@ -255,6 +258,25 @@ def test_a_slow_receiver_holds_up_only_its_own_messages(
             receiver.released.set()  # else the app's shutdown waits for the held answer
         mine = [message["id"] for message in messages(api)]
         wait_until(lambda: receiver.ids == mine, "the held webhook's messages, in order")
+
+
+def test_an_answer_trickled_past_the_timeout_fails_the_attempt(settings: Settings) -> None:
+    """The timeout bounds the whole attempt, not each read: sent a byte every 0.1 s, the whole
+    answer would take 20 s, every read coming well within the 1 s timeout."""
+    once = {"webhook_timeout": 1, "webhook_retry_first": 600}  # one attempt in this test
+    with trickling(0.1) as trickler, hooked_api(settings, trickler, **once) as api:
+        api.register(4)
+        url = {"url": trickler.url}
+        registered = api.client.put("/players/me/webhook", json=url, headers=api.auth(0))
+        assert registered.status_code == 200, registered.text
+        api.started(4)
+        wait_until(lambda: hook_status(api)["last_outcome"] is not None, "an attempt")
+        status = hook_status(api)
+        assert status["last_outcome"] == "unreachable", status
+        assert "ReadTimeout" in status["last_error"] and status["last_status"] is None
+        assert status["pending"] >= 1 and status["delivered"] == 0
+        wait_until(lambda: trickler.sent, "the deliverer hung up")
+        assert trickler.sent[0] < len(TRICKLED_ANSWER)
 
 
 def test_a_redirect_is_not_followed(api: Api, receiver: Receiver) -> None:

@@ -18,16 +18,18 @@ from service.errors import (
     GAME_NOT_FOUND,
     INVALID_BODY,
     PLAYERS_ONLY,
+    TOO_MANY_GAMES,
     TOO_MUCH_CONTENTION,
     UNKNOWN_LEVEL,
 )
 from service.http.bodies import JoinGame, convert, decode_json
 from service.http.contract import Token, declare, rule_refusals
 
-# The creation rules of the new game (any answer may be the last yes, which makes it): a rematch
-# of a game that was played never breaks them, but the source scan (tests/contract) cannot
+# What making the new game may answer (any answer may be the last yes, which makes it): its
+# seats' room (too_many_games), and its creation rules, which a rematch of a game that was
+# played never breaks; a decline makes nothing, but the source scan (tests/contract) cannot
 # tell, so they are declared.
-SEATING = (UNKNOWN_LEVEL, rule_refusals(CREATE_REFUSALS.items()))
+SEATING = (TOO_MANY_GAMES, UNKNOWN_LEVEL, rule_refusals(CREATE_REFUSALS.items()))
 
 
 class RematchController(Controller):
