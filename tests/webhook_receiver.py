@@ -13,7 +13,7 @@ from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from service.application.webhook_targets import verify
+from service.application.messaging.webhook_targets import verify
 from tests.threads import BOUND
 
 TOLERANCE = 300  # seconds: what the documentation tells receivers to accept

@@ -14,16 +14,16 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 
 from service.application.commands import GameCommands
+from service.application.log import WitnessedLog
 from service.application.matchmaking import Matchmaking
-from service.application.messages import PlayerMessages
+from service.application.messaging.messages import PlayerMessages
+from service.application.messaging.webhooks import Webhooks
 from service.application.players import Players
 from service.application.queries import GameQueries
 from service.application.ratings import RatingQueries
 from service.application.rematches import Rematches
 from service.application.telemetry import Telemetry
 from service.application.tickets import TicketBook
-from service.application.webhooks import Webhooks
-from service.application.witnessed_log import WitnessedLog
 from service.read_models.models import ReadModels
 from service.settings import Settings
 from service.store.event_store import Store

@@ -3,12 +3,12 @@
 Every API process runs one; only the holder of the "sequencer" leader lock works, the others
 stand by and take over when it goes away (its lock dies with its process or session). That the
 log gets no gap or duplicate does not rest on the lock but on the compare-and-set in each
-batch's transaction (``service/application/sequencer.py``).
+batch's transaction (``service/application/log/sequencer.py``).
 """
 
 from __future__ import annotations
 
-from service.application.sequencer import LogSequencer
+from service.application.log.sequencer import LogSequencer
 from service.background.projector import LeaderRunner
 from service.store.changes import Changes
 from service.store.locks import LeaderLock

@@ -28,8 +28,8 @@ import httpx
 import msgspec
 
 from projections.player_messages import PlayerMessage, parse_message_id
-from service.application.webhook_targets import permitted, signature
-from service.application.webhooks import Webhooks
+from service.application.messaging.webhook_targets import permitted, signature
+from service.application.messaging.webhooks import Webhooks
 from service.background.attempt_deadline import Deadline, DeadlineBackend
 from service.background.projector import LeaderRunner
 from service.read_models.models import ReadModels

@@ -3,7 +3,7 @@ holder of the "witnessing" leader lock), and asks again while one is away."""
 
 from __future__ import annotations
 
-from service.application.witnessing import Witnessing
+from service.application.log.witnessing import Witnessing
 from service.background.projector import LeaderRunner
 from service.store.changes import Changes
 from service.store.locks import LeaderLock

@@ -15,8 +15,8 @@ from litestar.middleware import DefineMiddleware
 from litestar.openapi import OpenAPIConfig
 
 from service.application import Cardledger
+from service.application.messaging.webhooks import WebhookTotals
 from service.application.telemetry import LogLag, WorkerCollector
-from service.application.webhooks import WebhookTotals
 from service.background.work import BackgroundWork
 from service.http.allowance import Allowance
 from service.http.authentication import TokenAuthentication

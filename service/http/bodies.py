@@ -24,7 +24,7 @@ class CreatePlayer(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fie
 
 
 class WebhookTarget(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    url: str  # where the player's messages are POSTed (service/application/webhook_targets.py)
+    url: str  # where the player's messages are POSTed (application/messaging/webhook_targets.py)
 
 
 class AddBot(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):

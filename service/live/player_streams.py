@@ -20,7 +20,7 @@ from litestar.concurrency import sync_to_thread
 from litestar.response import ServerSentEventMessage
 
 from projections.player_messages import parse_message_id
-from service.application.messages import MessageId, PlayerMessages
+from service.application.messaging.messages import MessageId, PlayerMessages
 from service.read_models.models import ReadModels
 from service.worker import Worker
 

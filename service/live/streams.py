@@ -13,7 +13,7 @@ from litestar.response import ServerSentEventMessage
 from domain.aggregate import Recorded
 from domain.perspective import Perspective
 from service.application import Cardledger
-from service.application.messages import MessageId
+from service.application.messaging.messages import MessageId
 from service.application.perspectives import viewer_perspective
 from service.auth import Principal
 from service.live.feeds import Feed, Feeds

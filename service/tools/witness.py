@@ -30,7 +30,7 @@ from projections.transparency.witness import (
     add_checkpoint,
     refused_conflict,
 )
-from service.application.log_key import ed25519_key
+from service.application.log.key import ed25519_key
 
 MAX_BODY = 64 * 1024  # a note and a proof of a tree of 2^63 fit many times over
 TEXT = "text/plain; charset=utf-8"

@@ -18,8 +18,8 @@ from projections.transparency.merkle import consistency_proof
 from projections.transparency.notes import COSIGNATURE, Policy, SignedNote, Signer
 from projections.transparency.witness import AddCheckpoint
 from service.application import Cardledger
-from service.application.sequencer import LogSequencer
-from service.application.witnessing import RETRY_SECONDS, WitnessAddress, Witnessing
+from service.application.log.sequencer import LogSequencer
+from service.application.log.witnessing import RETRY_SECONDS, WitnessAddress, Witnessing
 from service.tools.witness import Witness, WitnessState, handler
 from tests.in_process import new_game, players
 from tests.servers import free_port

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 
-from service.application.webhooks import backoff
+from service.application.messaging.webhooks import backoff
 
 CEILINGS = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 600, 600, 600]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from service.application.webhook_targets import (
+from service.application.messaging.webhook_targets import (
     allowed_origins,
     check_target,
     checked_url,

@@ -12,7 +12,7 @@ from litestar.params import FromPath, QueryParameter
 
 from projections.transparency.tiles import WIDTH
 from service.application import Cardledger
-from service.application.log_reads import ConsistencyProof, GameLog
+from service.application.log.reads import ConsistencyProof, GameLog
 from service.errors import (
     GAME_NOT_FOUND,
     INVALID_TILE_PATH,

@@ -15,7 +15,7 @@ from litestar.response import ServerSentEvent
 from domain.variants import REFUSALS as REGISTRY_REFUSALS
 from projections.lobby import LobbyEntry
 from service.application import Cardledger
-from service.application.messages import MessageId, MessagePage, listener, parse_after
+from service.application.messaging.messages import MessageId, MessagePage, listener, parse_after
 from service.application.ratings import PlayerProfile, RatingExport
 from service.application.results import RegisteredPlayer
 from service.application.tickets import StreamTicket

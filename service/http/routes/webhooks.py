@@ -9,7 +9,7 @@ from litestar.di import NamedDependency
 from litestar.params import RawBody
 
 from service.application import Cardledger
-from service.application.webhooks import RegisteredWebhook, WebhookStatus
+from service.application.messaging.webhooks import RegisteredWebhook, WebhookStatus
 from service.auth import Principal
 from service.errors import (
     INVALID_BODY,

@@ -19,8 +19,8 @@ from prometheus_client import CollectorRegistry, Counter
 from prometheus_client.core import GaugeMetricFamily, Metric
 
 from projections.player_messages import message_id
-from service.application.messages import BEFORE_ALL, listener
-from service.application.webhook_targets import allowed_origins, check_target, new_key
+from service.application.messaging.messages import BEFORE_ALL, listener
+from service.application.messaging.webhook_targets import allowed_origins, check_target, new_key
 from service.auth import Principal
 from service.errors import NO_WEBHOOK
 from service.read_models.models import ReadModels

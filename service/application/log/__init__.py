@@ -6,10 +6,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import datetime
 
-from service.application.log_key import log_signer
-from service.application.log_reads import LogReads
-from service.application.sequencer import LogSequencer
-from service.application.witnessing import Witnessing, parse_witnesses
+from service.application.log.key import log_signer
+from service.application.log.reads import LogReads
+from service.application.log.sequencer import LogSequencer
+from service.application.log.witnessing import Witnessing, parse_witnesses
 from service.settings import Settings
 from service.store.event_store import Store
 from service.store.log_tables import LogTables
