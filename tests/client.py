@@ -46,10 +46,8 @@ class Api:
         return live
 
     def register(self, count: int) -> list[str]:
-        for index in range(count):
-            response = self.client.post(
-                "/players", json={"name": f"Player {len(self.tokens) + index}"}
-            )
+        for _ in range(count):
+            response = self.client.post("/players", json={"name": f"Player {len(self.tokens)}"})
             assert response.status_code == 201, response.text
             self.tokens.append(response.json()["token"])
         return self.tokens
