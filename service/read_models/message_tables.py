@@ -9,29 +9,20 @@ some position has seen every row before it (``since`` relies on this).
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import Callable
 from typing import Any
 
 import msgspec
 
 from projections.player_messages import Addressed, PlayerMessage
+from service.read_models.table_group import TableGroup
 
-TABLES = ("messages",)
 
-
-class MessageTables:
-    def __init__(
-        self,
-        sql: Callable[[str], str],
-        reading: Callable[[], contextlib.AbstractContextManager[Any]],
-    ) -> None:
-        self._sql = sql
-        self._reading = reading
+class MessageTables(TableGroup):
+    TABLES = ("messages",)
 
     def create(self, cursor: Any, *, fresh: bool) -> None:
         if fresh:
-            cursor.execute(self._sql("DROP TABLE IF EXISTS {messages}"))
+            self.drop(cursor)
         cursor.execute(
             self._sql(
                 "CREATE TABLE IF NOT EXISTS {messages} ("
@@ -44,9 +35,6 @@ class MessageTables:
                 "CREATE INDEX IF NOT EXISTS readmodel_messages_by_position ON {messages} (position)"
             )
         )
-
-    def clear(self, cursor: Any) -> None:
-        cursor.execute(self._sql("DELETE FROM {messages}"))
 
     def record(self, cursor: Any, messages: list[tuple[int, Addressed]]) -> None:
         """(position, (player id, message)) pairs."""

@@ -8,15 +8,13 @@ shortest text that reads back to the same double, so a rebuild compares equal bi
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from typing import Any
 
 import msgspec
 
 from projections.ratings import RatedSeat, Rating
-
-TABLES = ("ratings", "rated_games", "rating_history")
+from service.read_models.table_group import TableGroup
 
 
 class RatedGame(msgspec.Struct, frozen=True, kw_only=True):
@@ -38,19 +36,12 @@ class CurrentRating(msgspec.Struct, frozen=True, kw_only=True):
     games: int
 
 
-class RatingTables:
-    def __init__(
-        self,
-        sql: Callable[[str], str],
-        reading: Callable[[], contextlib.AbstractContextManager[Any]],
-    ) -> None:
-        self._sql = sql
-        self._reading = reading
+class RatingTables(TableGroup):
+    TABLES = ("ratings", "rated_games", "rating_history")
 
     def create(self, cursor: Any, *, fresh: bool) -> None:
         if fresh:
-            for table in TABLES:
-                cursor.execute(self._sql(f"DROP TABLE IF EXISTS {{{table}}}"))
+            self.drop(cursor)
         cursor.execute(
             self._sql(
                 "CREATE TABLE IF NOT EXISTS {ratings} ("
@@ -74,10 +65,6 @@ class RatingTables:
                 " PRIMARY KEY (rated_id, variant, position))"
             )
         )
-
-    def clear(self, cursor: Any) -> None:
-        for table in TABLES:
-            cursor.execute(self._sql(f"DELETE FROM {{{table}}}"))
 
     # --- writes (inside Store.transact) ----------------------------------------------------------
 

@@ -18,10 +18,8 @@ import msgspec
 from projections.lobby import LeaderboardRow, LobbyEntry, Result
 from projections.ratings import NEW
 from projections.scoreboard import Scoreboard
-from service.read_models.message_tables import TABLES as MESSAGE_TABLES
 from service.read_models.message_tables import MessageTables
 from service.read_models.pages import BoardPlace, Item, LobbyPlace, Page, Place, RatingPlace
-from service.read_models.rating_tables import TABLES as RATING_TABLES
 from service.read_models.rating_tables import RatingTables
 from service.read_models.webhook_tables import WebhookTables
 from service.store.event_store import Store
@@ -69,7 +67,10 @@ class Tables:
             "leaderboard": prefix + "readmodel_leaderboard",
             "seats": prefix + "readmodel_seats",
             "webhooks": prefix + "player_webhooks",  # not a read model: never dropped
-            **{table: prefix + f"readmodel_{table}" for table in (*RATING_TABLES, *MESSAGE_TABLES)},
+            **{
+                table: prefix + f"readmodel_{table}"
+                for table in (*RatingTables.TABLES, *MessageTables.TABLES)
+            },
         }
         self.ratings = RatingTables(self._sql, self._reading)
         self.messages = MessageTables(self._sql, self._reading)
