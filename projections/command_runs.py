@@ -8,7 +8,7 @@ from uuid import UUID
 
 from domain.aggregate import GameAggregate, Recorded
 from domain.game_state import GameState
-from domain.rematch import Rematched
+from domain.matchmaking.rematch import Rematched
 from projections.player_messages import Run
 
 Positioned = tuple[int, Recorded | Rematched]  # (log position, event)

@@ -21,7 +21,7 @@ from typing import Literal
 import msgspec
 
 from domain.game_state import GameState
-from domain.rematch import RematchOffered
+from domain.matchmaking.rematch import RematchOffered
 
 Kind = Literal["game_started", "your_turn", "game_over", "matched", "rematch_offered"]
 KINDS: tuple[Kind, ...] = ("game_started", "your_turn", "game_over", "matched", "rematch_offered")

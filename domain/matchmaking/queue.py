@@ -17,7 +17,6 @@ from uuid import UUID, uuid5
 
 import msgspec
 
-from domain.enveloped import EnvelopedAggregate
 from domain.errors import Failure, RuleViolation, invalid
 from domain.game import MAX_CLIENT_SEED, parse_options
 from domain.matchmaking.entries import (
@@ -27,6 +26,7 @@ from domain.matchmaking.entries import (
     QueueState,
     TableFormed,
 )
+from domain.matchmaking.enveloped import EnvelopedAggregate
 from domain.matchmaking.matching import Table
 from domain.variants import variant_by_id
 

@@ -21,11 +21,11 @@ import msgspec
 from eventsourcing.persistence import IntegrityError
 
 from domain import game
-from domain import rematch as rematches
 from domain.aggregate import GameAggregate
 from domain.fairness import SEED_BYTES
 from domain.game_state import GameState
-from domain.rematch import RematchAggregate, RematchState
+from domain.matchmaking import rematch as rematches
+from domain.matchmaking.rematch import RematchAggregate, RematchState
 from domain.seating import SeatedBot, creation_actor
 from service.application.commands import bot_seat, new_command_id, seat_holder
 from service.application.matchmaking import (

@@ -26,7 +26,7 @@ import msgspec
 from domain.aggregate import GameAggregate, Recorded, project
 from domain.events import GameCreated, GameFinished
 from domain.game_state import GameState
-from domain.rematch import Rematched, RematchOffered
+from domain.matchmaking.rematch import Rematched, RematchOffered
 from projections.command_runs import RunCollector, whole_runs
 from projections.lobby import LeaderboardRow, LobbyEntry, lobby_entry, results
 from projections.player_messages import Addressed, PlayerMessage, messages_of, offer_messages

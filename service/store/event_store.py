@@ -13,7 +13,7 @@ from eventsourcing.persistence import InfrastructureFactory, Mapper, Notificatio
 from domain.aggregate import Recorded
 from domain.matchmaking.entries import QUEUE_EVENTS, queue_topic
 from domain.matchmaking.queue import Queued
-from domain.rematch import REMATCH_EVENTS, Rematched, rematch_id, rematch_topic
+from domain.matchmaking.rematch import REMATCH_EVENTS, Rematched, rematch_id, rematch_topic
 from domain.variants import event_types
 from service.store.changes import Changes
 from service.store.mapper import EnvelopeMapper

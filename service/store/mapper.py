@@ -15,7 +15,7 @@ from domain.aggregate import Recorded
 from domain.events import Secret, topic
 from domain.matchmaking.entries import QUEUE_EVENTS, QueueEvent, queue_topic
 from domain.matchmaking.queue import Queued
-from domain.rematch import REMATCH_EVENTS, Rematched, RematchEvent, rematch_topic
+from domain.matchmaking.rematch import REMATCH_EVENTS, Rematched, RematchEvent, rematch_topic
 from domain.variants import event_types
 from service.store.records import RECORD_TYPES, RecordPayload, Registered, record_topic
 

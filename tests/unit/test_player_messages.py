@@ -8,7 +8,7 @@ from domain import game_state
 from domain.commands import PlayCard
 from domain.events import BotSeat, Event, GameCancelled, GameFinished, SeatTaken
 from domain.game_state import GameState
-from domain.rematch import RematchOffered
+from domain.matchmaking.rematch import RematchOffered
 from domain.variants.heartbeat.messages import ChooseCard
 from projections.player_messages import (
     PlayerMessage,

@@ -10,7 +10,7 @@ from litestar.di import NamedDependency
 from litestar.params import FromPath, RawBody
 
 from domain.game import CREATE_REFUSALS
-from domain.rematch import ANSWER_REFUSALS, DECLINE_REFUSALS
+from domain.matchmaking.rematch import ANSWER_REFUSALS, DECLINE_REFUSALS
 from service.application import Cardledger
 from service.application.rematches import RematchStatus
 from service.auth import Principal

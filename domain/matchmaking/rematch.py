@@ -17,10 +17,10 @@ from uuid import UUID, uuid5
 
 import msgspec
 
-from domain.enveloped import EnvelopedAggregate
 from domain.errors import Failure, RuleViolation, forbidden
 from domain.game import MAX_CLIENT_SEED
 from domain.game_state import GameState
+from domain.matchmaking.enveloped import EnvelopedAggregate
 
 REMATCH_NAMESPACE = UUID("5b0e9c1a-7d3f-4e62-8a15-c94f2d7e6b30")
 TOPIC_PREFIX = "cardledger:rematch"
