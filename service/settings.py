@@ -31,6 +31,7 @@ NO_LIMITS = Limits(
 
 class Settings(msgspec.Struct, frozen=True, kw_only=True):
     database_url: str | None = None
+    read_url: str | None = None  # a standby that replays, audits, exports and the lobby read
     data_dir: Path = Path("var")
     admin_token: str | None = None
     max_body_bytes: int = 16 * 1024
@@ -63,6 +64,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
         env = os.environ if environ is None else environ
         settings = cls(
             database_url=env.get("CARDLEDGER_DATABASE_URL") or None,
+            read_url=env.get("CARDLEDGER_READ_URL") or None,
             data_dir=Path(env.get("CARDLEDGER_DATA_DIR") or "var"),
             admin_token=env.get("CARDLEDGER_ADMIN_TOKEN") or None,
             projector=env.get("CARDLEDGER_PROJECTOR") or "inline",
@@ -98,14 +100,32 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
                 "SQLITE_SYNCHRONOUS": self.sqlite_synchronous,
                 "SQLITE_READERS": str(max(4, self.threads // 2)),
             }
-        url = urlparse(self.database_url)
+        return self._postgres_env(
+            self.database_url, "CARDLEDGER_DATABASE_URL", "read-write", pool=self.threads // 2
+        )
+
+    def read_env(self) -> dict[str, str] | None:
+        """The library's configuration for the standby reads come from, if one is set: never
+        creates a table, prefers a standby among several hosts, a pool of its own."""
+        if self.read_url is None:
+            return None
+        if self.database_url is None:
+            raise ValueError(
+                "CARDLEDGER_READ_URL is a standby of CARDLEDGER_DATABASE_URL: set both"
+            )
+        pool = max(2, self.threads // 4)
+        env = self._postgres_env(self.read_url, "CARDLEDGER_READ_URL", "prefer-standby", pool=pool)
+        return {**env, "CREATE_TABLE": "n"}
+
+    def _postgres_env(self, text: str, variable: str, several: str, *, pool: int) -> dict[str, str]:
+        url = urlparse(text)
         if url.scheme not in ("postgresql", "postgres"):
-            raise ValueError("CARDLEDGER_DATABASE_URL must be a postgresql:// URL")
+            raise ValueError(f"{variable} must be a postgresql:// URL")
         query = parse_qs(url.query)
         user, password, hosts, ports = _servers(url.netloc)
-        # Several hosts (a failover cluster): connect to the one that takes writes, whichever
-        # that is now (libpq tries them in turn), unless the URL says otherwise.
-        attrs = query.get("target_session_attrs", ["read-write" if "," in hosts else "any"])[0]
+        # Several hosts (a failover cluster): connect to the one that takes writes (or, for
+        # reads, a standby if one answers), whichever that is now, unless the URL says otherwise.
+        attrs = query.get("target_session_attrs", [several if "," in hosts else "any"])[0]
         return {
             "PERSISTENCE_MODULE": "eventsourcing.postgres",
             "POSTGRES_SCHEMA": query.get("schema", [""])[0],
@@ -115,8 +135,8 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             "POSTGRES_USER": user,
             "POSTGRES_PASSWORD": password,
             "POSTGRES_TARGET_SESSION_ATTRS": attrs,
-            "POSTGRES_POOL_SIZE": str(self.threads // 2),
-            "POSTGRES_MAX_OVERFLOW": str(self.threads // 2 + 4),  # + notifier, listener, leader
+            "POSTGRES_POOL_SIZE": str(pool),
+            "POSTGRES_MAX_OVERFLOW": str(pool + 4),  # + notifier, listener, leader
             "POSTGRES_CONNECT_TIMEOUT": str(self.store_timeout),
         }
 
@@ -195,6 +215,10 @@ def _numbers(env: Mapping[str, str], names: dict[str, str], *, least: int) -> di
 MEANINGS = {
     "CARDLEDGER_DATABASE_URL": "the event store in PostgreSQL: postgresql://user:password@host:port"
     "/database (?schema=NAME for a schema of its own); unset: SQLite under CARDLEDGER_DATA_DIR",
+    "CARDLEDGER_READ_URL": "a PostgreSQL standby (postgresql:// URL, several hosts: a standby"
+    " among them preferred) that replays, audits, exports, event pages and the lobby read from;"
+    " a client never gets an older state than one it holds (else the primary answers);"
+    " unset: every read goes to CARDLEDGER_DATABASE_URL",
     "CARDLEDGER_DATA_DIR": "the folder of the SQLite store, relative to the working directory",
     "CARDLEDGER_ADMIN_TOKEN": "the operator's bearer token: cancel any game, see everything;"
     " unset: no operator",

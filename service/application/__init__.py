@@ -22,9 +22,11 @@ from service.application.players import Players
 from service.application.queries import GameQueries
 from service.application.ratings import RatingQueries
 from service.application.rematches import Rematches
+from service.application.standby import Side, StandbyReads
 from service.application.telemetry import Telemetry
 from service.application.tickets import TicketBook
 from service.read_models.models import ReadModels
+from service.read_models.tables import Tables
 from service.settings import Settings
 from service.store.event_store import Store
 from service.store.games import Games
@@ -52,6 +54,7 @@ class Cardledger:
             self.read_models,
             clock,
             wait_for_read_models=settings.projector == "inline",
+            standby=self._standby(settings),
         )
         self.ratings = RatingQueries(self.store, self.read_models, self.queries.read_your_writes)
         self.messages = PlayerMessages(self.read_models, self.queries.read_your_writes)
@@ -85,5 +88,21 @@ class Cardledger:
         self.tickets = TicketBook(self.store, self.games, clock)
         self.log = WitnessedLog(self.store, settings, clock)
 
+    def _standby(self, settings: Settings) -> tuple[StandbyReads, Tables] | None:
+        """The standby reads may come from (CARDLEDGER_READ_URL), if one is set."""
+        env = settings.read_env()
+        if env is None:
+            self.standby_store: Store | None = None
+            return None
+        store = self.standby_store = Store(env=env)
+        reads = StandbyReads(
+            Side(self.games, self.store),
+            Side(Games(store, settings.cached_games), store),
+            self.telemetry.registry,
+        )
+        return reads, Tables(store, create=False)
+
     def close(self) -> None:
+        if self.standby_store is not None:
+            self.standby_store.close()
         self.store.close()

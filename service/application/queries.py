@@ -23,10 +23,12 @@ from service.application.bundle import FORMAT as BUNDLE_FORMAT
 from service.application.bundle import Bundle
 from service.application.perspectives import replay_perspective, viewer_perspective
 from service.application.results import EventPage, Leaderboard, ReplayPage
+from service.application.standby import StandbyReads
 from service.auth import Principal
 from service.errors import GAME_NOT_FOUND, GAME_NOT_OVER, PLAYERS_ONLY
 from service.read_models.models import ReadModels
 from service.read_models.pages import BoardPlace, LobbyPlace, Page, RatingPlace
+from service.read_models.tables import Tables
 from service.store.event_store import Store
 from service.store.games import Games
 
@@ -45,6 +47,7 @@ class GameRead:
     principal: Principal | None
     viewer: Perspective
     due: bool  # a deadline has passed that no event has applied yet (views count it)
+    store: Store  # where the game's events are read from: the primary, or the standby
 
     @property
     def version(self) -> int:
@@ -80,8 +83,10 @@ class GameQueries:
         clock: Callable[[], datetime],
         *,
         wait_for_read_models: bool,
+        standby: tuple[StandbyReads, Tables] | None = None,
     ) -> None:
         self._store = store
+        self._standby = standby
         self._games = games
         self._read_models = read_models
         self._clock = clock
@@ -93,34 +98,55 @@ class GameQueries:
         """The game as stored now (one query to bring this process's copy up to date)."""
         return self._games.fresh(game_id)
 
-    def read(self, principal: Principal | None, game_id: UUID) -> GameRead:
+    def read(
+        self, principal: Principal | None, game_id: UUID, *, holds: int | None = None
+    ) -> GameRead:
         """The game as stored now, as the caller sees it (their seat's view, or a
-        spectator's)."""
-        aggregate = self.load(game_id)
-        return self._read(aggregate, principal, viewer_perspective(aggregate.state, principal))
+        spectator's). With ``holds`` (the version the caller has), from the standby if there
+        is one and it has that version."""
+        aggregate, store = self._load(game_id, holds)
+        return self._read(
+            aggregate, principal, viewer_perspective(aggregate.state, principal), store
+        )
 
-    def read_public(self, principal: Principal | None, game_id: UUID) -> GameRead:
+    def read_public(
+        self, principal: Principal | None, game_id: UUID, *, holds: int | None = None
+    ) -> GameRead:
         """The game as stored now, as anyone sees it."""
-        return self._read(self.load(game_id), principal, PUBLIC)
+        aggregate, store = self._load(game_id, holds)
+        return self._read(aggregate, principal, PUBLIC, store)
 
-    def read_as(self, principal: Principal | None, game_id: UUID, perspective: str) -> GameRead:
-        """The game as stored now, from the perspective asked for, if the caller may have it
-        (refused here, as the answer itself would be)."""
-        aggregate = self.load(game_id)
+    def read_as(
+        self, principal: Principal | None, game_id: UUID, perspective: str, *, holds: int
+    ) -> GameRead:
+        """The game as stored now (the standby's if it has ``holds``), from the perspective
+        asked for, if the caller may have it (refused here, as the answer itself would be)."""
+        aggregate, store = self._load(game_id, holds)
         viewer = replay_perspective(aggregate.state, principal, perspective)
-        return self._read(aggregate, principal, viewer)
+        return self._read(aggregate, principal, viewer, store)
+
+    def _load(self, game_id: UUID, holds: int | None) -> tuple[GameAggregate, Store]:
+        if holds is None or self._standby is None:
+            return self.load(game_id), self._store
+        aggregate, side = self._standby[0].game(game_id, holds)
+        return aggregate, side.store
 
     def _read(
-        self, aggregate: GameAggregate, principal: Principal | None, viewer: Perspective
+        self,
+        aggregate: GameAggregate,
+        principal: Principal | None,
+        viewer: Perspective,
+        store: Store,
     ) -> GameRead:
-        return GameRead(aggregate, principal, viewer, expiry_due(aggregate.state, self._clock()))
+        due = expiry_due(aggregate.state, self._clock())
+        return GameRead(aggregate, principal, viewer, due, store)
 
     def view_in(self, read: GameRead) -> View:
         return view_of(read.aggregate, read.viewer, self._clock())
 
     def events_in(self, read: GameRead, *, after: int, limit: int) -> EventPage:
         aggregate = read.aggregate
-        recorded = self._store.events_between(
+        recorded = read.store.events_between(
             aggregate.id, after, min(aggregate.version, after + limit)
         )
         page = [event_out(event, read.viewer) for event in recorded]
@@ -134,7 +160,7 @@ class GameQueries:
     def audit_in(self, read: GameRead) -> AuditReport:
         """The audit report; checks that need the secret seed stay pending until the game ends."""
         aggregate = read.aggregate
-        events = self._store.events_between(aggregate.id, 0, aggregate.version)
+        events = read.store.events_between(aggregate.id, 0, aggregate.version)
         return audit(str(aggregate.id), events, bots=bot_command)
 
     def export_in(self, read: GameRead) -> Bundle:
@@ -142,7 +168,7 @@ class GameQueries:
         aggregate, principal = read.aggregate, read.principal
         if not (aggregate.state.over or (principal is not None and principal.admin)):
             raise GAME_NOT_OVER("a game can be exported once it is over")
-        recorded = self._store.events_between(aggregate.id, 0, aggregate.version)
+        recorded = read.store.events_between(aggregate.id, 0, aggregate.version)
         return Bundle(
             format=BUNDLE_FORMAT,
             game_id=str(aggregate.id),
@@ -157,7 +183,7 @@ class GameQueries:
         as the read's perspective (asked for as ``perspective``) may see them."""
         aggregate = read.aggregate
         stop = min(aggregate.version, start + limit - 1, to or aggregate.version)
-        recorded = self._store.events_between(aggregate.id, 0, stop)
+        recorded = read.store.events_between(aggregate.id, 0, stop)
         page = list(frames(recorded, read.viewer, start, stop))
         return ReplayPage(
             game_id=str(aggregate.id),
@@ -188,9 +214,17 @@ class GameQueries:
         if variant is not None:
             variant_by_id(variant)
         self.read_your_writes()
-        return self._read_models.lobby(
-            status=status, variant=variant, limit=min(limit, LOBBY_LIMIT), after=after
-        )
+        limit = min(limit, LOBBY_LIMIT)
+        if self._standby is not None:
+            reads, rows = self._standby
+            page = reads.read_model(
+                rows,
+                self._read_models.position(),
+                lambda: rows.lobby(status=status, variant=variant, limit=limit, after=after),
+            )
+            if page is not None:
+                return page
+        return self._read_models.lobby(status=status, variant=variant, limit=limit, after=after)
 
     def leaderboard(
         self,

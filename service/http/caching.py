@@ -17,12 +17,15 @@ from litestar import Request, Response
 
 IMMUTABLE = "public, max-age=31536000, immutable"
 REVALIDATE = "private, no-cache"
+VERSION_DIGITS = 9  # a game's versions stay far below 10**9
 
 
 class Validator:
-    def __init__(self, *parts: object, over: bool) -> None:
+    def __init__(self, *parts: object, over: bool, version: int | None = None) -> None:
+        """``version``: the game's, written first in the ETag so that a client sending it back
+        says which version it holds (a read from a standby must not go back before it)."""
         digest = hashlib.sha256("|".join(map(str, parts)).encode()).hexdigest()[:32]
-        self.etag = f'"{digest}"'
+        self.etag = f'"{digest}"' if version is None else f'"{version}.{digest}"'
         self.over = over
 
     @property
@@ -51,3 +54,17 @@ class Validator:
         content = produce()
         extra = headers_of(content) if headers_of is not None else {}
         return Response(content=content, headers={**self.headers, **extra})
+
+
+def held_version(request: Request[Any, Any, Any]) -> int:
+    """The newest game version among the ETags the client sends back (0 if none names one)."""
+    return newest_version(request.headers.get("If-None-Match"))
+
+
+def newest_version(if_none_match: str | None) -> int:
+    held = 0
+    for tag in (if_none_match or "").split(","):
+        version, dot, _ = tag.strip().removeprefix("W/").strip('"').partition(".")
+        if dot and version.isdigit() and len(version) <= VERSION_DIGITS:
+            held = max(held, int(version))
+    return held

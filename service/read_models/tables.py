@@ -55,7 +55,9 @@ class Running(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class Tables:
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, *, create: bool = True) -> None:
+        """The read models' tables in ``store``'s database, made if missing unless ``create``
+        is false (a standby's copy: read only)."""
         self._store = store
         datastore: Any = store.recorder.datastore  # type: ignore[attr-defined]
         self._datastore = datastore
@@ -75,8 +77,9 @@ class Tables:
         self.ratings = RatingTables(self._sql, self._reading)
         self.messages = MessageTables(self._sql, self._reading)
         self.webhooks = WebhookTables(self._sql, self._reading, store.transact)
-        with store.schema_lock("readmodels"):
-            store.transact(self._create)
+        if create:
+            with store.schema_lock("readmodels"):
+                store.transact(self._create)
 
     def _sql(self, text: str) -> str:
         return text.format(**self._names)

@@ -31,7 +31,7 @@ from service.errors import (
     TOO_MANY_STREAMS,
 )
 from service.http.bodies import MAX_PAGE
-from service.http.caching import Validator
+from service.http.caching import Validator, held_version
 from service.http.contract import Token, declare
 from service.http.dependencies import MAX_VERSION
 from service.http.limits import StreamSlots
@@ -40,6 +40,11 @@ from service.live.streams import Live
 from service.numbers import whole_number
 
 MAX_FRAMES = 200
+HOLDS = (
+    "a version of the game you already hold (from a command's answer, say): the answer is of"
+    " that version or a newer one, whichever database serves it"
+)
+MinVersion = Annotated[int, QueryParameter(ge=0, le=MAX_VERSION, description=HOLDS)]
 READ = declare(Token.OPTIONAL, GAME_NOT_FOUND, cached=True)  # one game, as the caller may see it
 
 
@@ -59,11 +64,16 @@ def next_frames(
     return next_link(request, "from", page.next_from)
 
 
+def holds(request: Request[Any, Any, Any], *known: int) -> int:
+    """The newest version the client holds: one it names, or one in an ETag it sends back."""
+    return max(held_version(request), *known)
+
+
 def validator(request: Request[Any, Any, Any], read: GameRead, *extra: object) -> Validator:
     """The validator of an answer made from a read: the game's head, the perspective the
     caller gets, the query."""
     parts = (read.version, read.chain_head, read.viewer, read.due, request.url.path, *extra)
-    return Validator(*parts, over=read.over)
+    return Validator(*parts, over=read.over, version=read.version)
 
 
 class GameReadsController(Controller):
@@ -116,8 +126,10 @@ class GameReadsController(Controller):
         game_id: FromPath[UUID],
         after: Annotated[int, QueryParameter(ge=0, le=MAX_VERSION)] = 0,
         limit: Annotated[int, QueryParameter(ge=1, le=MAX_PAGE)] = 100,
+        min_version: MinVersion = 0,
     ) -> Response[EventPage]:
-        read = ledger.queries.read(request.user, game_id)
+        known = holds(request, after, min_version)  # a page after `after`: the client has it
+        read = ledger.queries.read(request.user, game_id, holds=known)
         return validator(request, read, after, limit).answer(
             request,
             lambda: ledger.queries.events_in(read, after=after, limit=limit),
@@ -198,10 +210,12 @@ class GameReadsController(Controller):
         start: Annotated[int, QueryParameter(name="from", ge=1, le=MAX_VERSION)] = 1,
         to: Annotated[int | None, QueryParameter(required=False, ge=1, le=MAX_VERSION)] = None,
         limit: Annotated[int, QueryParameter(ge=1, le=MAX_FRAMES)] = 100,
+        min_version: MinVersion = 0,
     ) -> Response[ReplayPage]:
         if to is not None and to < start:
             raise INVALID_RANGE("to is a version at or after from")
-        read = ledger.queries.read_as(request.user, game_id, perspective)
+        known = holds(request, start - 1, min_version)
+        read = ledger.queries.read_as(request.user, game_id, perspective, holds=known)
         return validator(request, read, start, to, limit).answer(
             request,
             lambda: ledger.queries.replay_in(
@@ -222,8 +236,9 @@ class GameReadsController(Controller):
         request: Request[Principal | None, Any, Any],
         ledger: NamedDependency[Cardledger],
         game_id: FromPath[UUID],
+        min_version: MinVersion = 0,
     ) -> Response[AuditReport]:
-        read = ledger.queries.read_public(request.user, game_id)
+        read = ledger.queries.read_public(request.user, game_id, holds=holds(request, min_version))
         return validator(request, read).answer(request, lambda: ledger.queries.audit_in(read))
 
     @get(
@@ -238,8 +253,9 @@ class GameReadsController(Controller):
         request: Request[Principal | None, Any, Any],
         ledger: NamedDependency[Cardledger],
         game_id: FromPath[UUID],
+        min_version: MinVersion = 0,
     ) -> Response[Bundle]:
-        read = ledger.queries.read(request.user, game_id)
+        read = ledger.queries.read(request.user, game_id, holds=holds(request, min_version))
         if not read.over:
             return Response(ledger.queries.export_in(read))  # the operator's: it will grow
         return validator(request, read).answer(request, lambda: ledger.queries.export_in(read))
