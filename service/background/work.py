@@ -13,8 +13,8 @@ from service.background.projector import ReadModelRunner
 from service.background.sequencer import sequencer_runner
 from service.background.webhooks import WebhookDeliverer, webhook_runner
 from service.background.witnessing import witnessing_runner
-from service.store.listener import PostgresListener
 from service.store.locks import LeaderLock
+from service.store.postgres.listener import PostgresListener
 from service.worker import Worker, WorkerHealth
 
 

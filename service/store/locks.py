@@ -16,7 +16,7 @@ from pathlib import Path
 import psycopg
 
 from service.settings import Settings
-from service.store.listener import conninfo
+from service.store.postgres.listener import conninfo
 
 CHECK_SECONDS = 5.0  # how often a leader checks that its session (and lock) still stands
 

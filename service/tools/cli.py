@@ -22,8 +22,8 @@ from service.http.openapi.document import openapi_json
 from service.http.protocol import TimedHttpToolsProtocol
 from service.read_models.models import ReadModels
 from service.settings import Settings, variable_names, variables
-from service.store.listener import PostgresListener
 from service.store.locks import LeaderLock
+from service.store.postgres.listener import PostgresListener
 from service.tools import bench, duel, load, monitor, verify, witness
 from service.tools.http1 import HttpError
 from service.tools.simulate import LoadReport, summary_text, write_results

@@ -22,7 +22,7 @@ from psycopg.sql import SQL
 from service.application import Cardledger
 from service.http.app import create_app
 from service.settings import NO_LIMITS, Settings
-from service.store.listener import conninfo
+from service.store.postgres.listener import conninfo
 from service.store.unit_of_work import MAX_ATTEMPTS
 from tests.api.test_concurrency import lockstep, race
 from tests.client import Api

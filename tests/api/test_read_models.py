@@ -21,7 +21,7 @@ from service.application.queries import FRESH_WITHIN
 from service.http.app import create_app
 from service.read_models.models import ReadModels
 from service.settings import NO_LIMITS, Settings
-from service.store.listener import conninfo
+from service.store.postgres.listener import conninfo
 from service.tools.cli import main
 from tests.client import Api
 from tests.conftest import ADMIN_TOKEN

@@ -22,8 +22,8 @@ from eventsourcing.postgres import PostgresApplicationRecorder
 
 from service.settings import Settings
 from service.store.event_store import Store
-from service.store.listener import conninfo
 from service.store.postgres import HorizonRecorder
+from service.store.postgres.listener import conninfo
 from tests.threads import BOUND, finished, wait_until
 
 pytestmark = pytest.mark.postgres

@@ -9,7 +9,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from service.store.watchdog import StatementTimeout, Watchdog
+from service.store.postgres.watchdog import StatementTimeout, Watchdog
 
 
 class Refused(Exception):

@@ -5,7 +5,7 @@ the server that takes writes; a one-host URL means what it always did."""
 from __future__ import annotations
 
 from service.settings import Settings
-from service.store.listener import conninfo
+from service.store.postgres.listener import conninfo
 
 CLUSTER = "postgresql://app:s%40cret@10.0.0.2:5432,10.0.0.3:5433/ledger?schema=s1"
 

@@ -37,9 +37,9 @@ from psycopg_pool import PoolTimeout
 from psycopg_pool.base import AttemptWithBackoff
 
 from service.store.holdup import Holdup
+from service.store.postgres.watchdog import StatementTimeout, Watchdog
 from service.store.ranges import version_range
 from service.store.troubles import UNHEARD, Troubles
-from service.store.watchdog import StatementTimeout, Watchdog
 from service.worker import Worker
 
 T = TypeVar("T")

@@ -1,7 +1,7 @@
 """Wake-ups from other processes: LISTEN on the events table's channel (PostgreSQL only).
 
-Writers NOTIFY after their commits (see service/store/postgres.py); a notification only says
-"look again": readers then read the log itself, never trusting a notification's content.
+Writers NOTIFY after their commits (see service/store/postgres/__init__.py); a notification only
+says "look again": readers then read the log itself, never trusting a notification's content.
 """
 
 from __future__ import annotations
