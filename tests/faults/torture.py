@@ -211,11 +211,15 @@ def stream_cap(base: str, path: str) -> tuple[str, bool]:
 
 
 def failover_checks(directory: Path) -> None:
-    """The primary's machine dies under bot load: tests/faults/failover.py."""
-    directory.mkdir(mode=0o755)
+    """The primary's machine dies, then (a new cluster) its network is cut, under bot load:
+    tests/faults/failover.py."""
     directory.parent.chmod(0o755)  # the cluster's processes run as the postgres user
-    drill = failover.run(directory)
-    line("failover, primary SIGKILLed", drill.figure(), drill.ok())
+    for fault, what in failover.FAULTS.items():
+        folder = directory / fault
+        folder.mkdir(mode=0o755, parents=True)
+        directory.chmod(0o755)
+        drill = failover.run(folder, fault=fault)
+        line(f"failover, {what}", drill.figure(), drill.ok())
 
 
 def main() -> int:
