@@ -24,6 +24,8 @@ import sys
 import time
 from pathlib import Path
 
+from service.tools.hosts import Hosts
+
 BIN = Path("/usr/lib/postgresql/15/bin")  # pg_autoctl calls pg_ctl, initdb, pg_basebackup
 NODES = ("node1", "node2")
 START_WITHIN = 180  # seconds for a node to reach its state on a loaded machine
@@ -42,20 +44,32 @@ FAST_CHECKS = {
 
 
 class Cluster:
-    def __init__(self, folder: Path, port: int) -> None:
+    """With `hosts`, each node runs on a host of its own (a network namespace, see hosts.py) so
+    its network can be cut; the monitor stays in the root namespace, at the bridge's address."""
+
+    def __init__(self, folder: Path, port: int, hosts: Hosts | None = None) -> None:
         self.folder = folder.resolve()
         self.ports = {"monitor": port, NODES[0]: port + 1, NODES[1]: port + 2}
+        self.hosts = hosts
+        self.addresses = dict.fromkeys(("monitor", *NODES), "127.0.0.1")
+        if hosts is not None:
+            self.addresses["monitor"] = hosts.gateway
+            for node in NODES:
+                self.addresses[node] = hosts.addresses.get(node) or hosts.add(node)
+
+    def _at(self, name: str) -> str:
+        return f"{self.addresses[name]}:{self.ports[name]}"
 
     @property
     def monitor_url(self) -> str:
-        return f"postgres://autoctl_node@127.0.0.1:{self.ports['monitor']}/pg_auto_failover"
+        return f"postgres://autoctl_node@{self._at('monitor')}/pg_auto_failover"
 
     def url(self, database: str = "postgres") -> str:
-        hosts = ",".join(f"127.0.0.1:{self.ports[node]}" for node in NODES)
+        hosts = ",".join(self._at(node) for node in NODES)
         return f"postgresql://postgres@{hosts}/{database}?target_session_attrs=read-write"
 
     def node_url(self, node: str, database: str = "postgres") -> str:
-        return f"postgresql://postgres@127.0.0.1:{self.ports[node]}/{database}"
+        return f"postgresql://postgres@{self._at(node)}/{database}"
 
     # -- running pg_autoctl ------------------------------------------------------------------
 
@@ -87,8 +101,9 @@ class Cluster:
         """A pg_autoctl process in a session of its own (it outlives `make cluster`, and one
         node's end never reaches another's); its pid is kept for stop and kill."""
         log = (self.folder / f"{name}.log").open("ab")
+        on_host = self.hosts.inside(name) if self.hosts and name in NODES else []
         process = subprocess.Popen(
-            self._as_postgres(command),
+            [*on_host, *self._as_postgres(command)],
             env=self._env(),
             stdin=subprocess.DEVNULL,
             stdout=log,
@@ -119,7 +134,9 @@ class Cluster:
             postgres = pwd.getpwnam("postgres")
             for path in (self.folder, *self.folder.rglob("*")):
                 os.chown(path, postgres.pw_uid, postgres.pw_gid)
-        common = ["--hostname", "127.0.0.1", "--auth", "trust", "--no-ssl", "--run"]
+        common = ["--auth", "trust", "--no-ssl", "--run"]
+        # on hosts of their own, the service and the other node come in from the bridge's LAN
+        lan = ["--pg-hba-lan"] if self.hosts is not None else []
         if not (self.folder / "monitor").exists():
             self._spawn("monitor", self._create("monitor", "monitor", common))
             self._wait("the monitor", lambda: self._sql(self.monitor_url, "select 1") == "1")
@@ -129,7 +146,7 @@ class Cluster:
             # Alone, the first node is "single"; it becomes the primary when the standby joins.
             for node, state in zip(NODES, ("single", "secondary"), strict=True):
                 monitor = ["--name", node, "--monitor", f"{self.monitor_url}?sslmode=disable"]
-                self._spawn(node, self._create("postgres", node, [*common, *monitor]))
+                self._spawn(node, self._create("postgres", node, [*common, *lan, *monitor]))
                 self._wait(f"{node} as {state}", lambda n=node, s=state: self.state(n) == s)
         else:  # made before: run what is not running
             for name in ("monitor", *NODES):
@@ -139,8 +156,9 @@ class Cluster:
 
     def _create(self, kind: str, name: str, options: list[str]) -> list[str]:
         pgdata = str(self.folder / name)
-        port = str(self.ports[name])
-        return ["pg_autoctl", "create", kind, "--pgdata", pgdata, "--pgport", port, *options]
+        port, host = str(self.ports[name]), self.addresses[name]
+        where = ["--pgdata", pgdata, "--pgport", port, "--hostname", host]
+        return ["pg_autoctl", "create", kind, *where, *options]
 
     def rejoin(self, name: str) -> None:
         """Start a stopped (or killed) member again: a former primary comes back as a standby."""
@@ -198,8 +216,8 @@ class Cluster:
         return None
 
     def _sql(self, url: str, statement: str, *, admin: bool = False) -> str:
-        if admin:
-            url = url.replace("autoctl_node@", "postgres@")
+        if admin:  # the monitor lets its superuser in from its own machine only
+            url = url.replace(f"autoctl_node@{self.addresses['monitor']}", "postgres@127.0.0.1")
         done = subprocess.run(
             [str(BIN / "psql"), f"{url}?connect_timeout=2", "-Atqc", statement],
             capture_output=True,

@@ -1,20 +1,24 @@
 """The failover drill: bots play through `serve --workers 2` on a pg_auto_failover cluster
-(service/tools/cluster.py) while the primary's machine dies (its keeper and PostgreSQL
-SIGKILLed at once). Afterwards:
+(service/tools/cluster.py) while the primary's machine dies (fault "kill": its keeper and
+PostgreSQL SIGKILLed at once) or its network is cut (fault "cut": each node runs on a host of
+its own, a network namespace, and the primary's link goes down; it keeps running, unreachable,
+and its link comes back once the service's figures are taken). Afterwards:
 
 - every command the service acknowledged is in the log at the version and chain head its answer
   gave, and every game's chain is whole and numbered (nothing lost, nothing applied twice);
 - no answer in between was a 5xx other than `503 store_unavailable`;
-- writes came back within 15 s of the kill;
+- writes came back within 15 s of the fault;
 - a live stream of a game that was playing across the failover, resumed with Last-Event-ID as a
   client does, saw every event once, in order (the log's notification ids and the readers'
   positions survived the promotion);
 - the lobby's read model caught up with the log (the projector went on from its position);
-- the old primary rejoined as a standby.
+- the old primary rejoined as a standby (started again after a kill; by itself, demoted by
+  pg_auto_failover, once its network is back after a cut).
 """
 
 from __future__ import annotations
 
+import argparse
 import itertools
 import socket
 import tempfile
@@ -22,7 +26,7 @@ import threading
 import time
 import uuid
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from threading import Thread
 
@@ -32,6 +36,7 @@ import psycopg
 
 from service.settings import Settings
 from service.tools.cluster import Cluster
+from service.tools.hosts import Hosts
 from tests.api.test_stream import sse
 from tests.client import next_page
 from tests.faults.crash_ledger import Answer, Outcome, Receipt, bot, check, play
@@ -40,9 +45,11 @@ from tests.threads import BOUND, finished, wait_until
 
 WRITES_BACK_WITHIN = 15.0  # seconds, the issue's bound
 REJOIN_WITHIN = 180.0
+FAULTS = {"kill": "primary SIGKILLed", "cut": "primary's network cut"}
 
 
 class Drill(msgspec.Struct, kw_only=True):
+    fault: str = "kill"
     acknowledged: int = 0
     lost: int = 0
     broken_chains: int = 0
@@ -58,6 +65,7 @@ class Drill(msgspec.Struct, kw_only=True):
     stream_missing: int = 0  # the game's events it never showed
     lobby_caught_up: bool = False
     rejoined: bool = False
+    old_primary_state: str = ""  # as the monitor last heard it
 
     def ok(self) -> bool:
         return (
@@ -81,14 +89,15 @@ class Drill(msgspec.Struct, kw_only=True):
             f"{'' if self.stream_spans_failover else ', NOT across the failover'}),"
             f" lobby {'caught up' if self.lobby_caught_up else 'BEHIND'},"
             f" old primary {'rejoined' if self.rejoined else 'NOT rejoined'}"
+            f" ({self.old_primary_state})"
         )
 
 
 @contextmanager
-def cluster_in(folder: Path) -> Iterator[Cluster]:
-    cluster = Cluster(folder, three_free_ports())
-    cluster.start()
+def cluster_in(folder: Path, *, hosts: Hosts | None = None) -> Iterator[Cluster]:
+    cluster = Cluster(folder, three_free_ports(), hosts)
     try:
+        cluster.start()
         yield cluster
     finally:
         cluster.stop()
@@ -159,17 +168,23 @@ def slow_game(base: str, receipts: list[Receipt], lock: threading.Lock) -> tuple
     return game_id, player
 
 
-def seconds_without_writes(answers: list[Answer], killed_at: float) -> float:
-    """The longest time between two acknowledged commands once the primary was killed (an
-    answer on its way when it died may come just after)."""
-    acks = sorted(a.at for a in answers if a.status == 200)
-    gaps = [later - earlier for earlier, later in itertools.pairwise(acks) if later > killed_at]
+def seconds_without_writes(answers: list[Answer], fault_at: float, stopped_at: float) -> float:
+    """The longest time between two acknowledged commands, or the last one and the bots'
+    stop, once the primary failed (an answer on its way when it failed may come just after:
+    writes that never came back count until the stop)."""
+    acks = sorted(a.at for a in answers if a.status == 200 and a.at < stopped_at)
+    acks.append(stopped_at)
+    gaps = [later - earlier for earlier, later in itertools.pairwise(acks) if later > fault_at]
     return max(gaps, default=float("inf"))
 
 
-def run(folder: Path, *, bots: int = 6, before: float = 5.0, after: float = 8.0) -> Drill:
-    drill = Drill()
-    with cluster_in(folder / "cluster") as cluster:
+def run(
+    folder: Path, *, fault: str = "kill", bots: int = 6, before: float = 5.0, after: float = 8.0
+) -> Drill:
+    drill = Drill(fault=fault)
+    with ExitStack() as stack:
+        hosts = stack.enter_context(Hosts()) if fault == "cut" else None
+        cluster = stack.enter_context(cluster_in(folder / "cluster", hosts=hosts))
         schema = f"drill_{uuid.uuid4().hex[:8]}"
         with psycopg.connect(cluster.url(), autocommit=True) as db:
             db.execute(f'CREATE SCHEMA "{schema}"')
@@ -194,13 +209,17 @@ def run(folder: Path, *, bots: int = 6, before: float = 5.0, after: float = 8.0)
             wait_until(lambda: len(watcher.versions) > 5, "the slow game's stream began")
             old_primary = cluster.primary()
             assert old_primary is not None
-            killed_at = time.monotonic()
-            cluster.kill(old_primary)
-            wait_until(
-                lambda: any(a.status == 200 and a.at > killed_at for a in list(answers)),
+            fault_at = time.monotonic()
+            if hosts is None:
+                cluster.kill(old_primary)
+            else:
+                hosts.cut(old_primary)
+            wait_until(  # past the answers that were on their way when it failed
+                lambda: any(a.status == 200 and a.at > fault_at + 1 for a in list(answers)),
                 "writes came back",
             )
             time.sleep(after)
+            stopped_at = time.monotonic()
             stop.set()
             finished(threads)
             finished([slow_player])
@@ -212,7 +231,7 @@ def run(folder: Path, *, bots: int = 6, before: float = 5.0, after: float = 8.0)
             check(base, receipts, outcome)
             drill.acknowledged, drill.lost = outcome.acknowledged, outcome.lost
             drill.broken_chains = outcome.broken_chains
-            drill.seconds_without_writes = seconds_without_writes(answers, killed_at)
+            drill.seconds_without_writes = seconds_without_writes(answers, fault_at, stopped_at)
             drill.unavailable = sum(
                 a.status == 503 and a.code == "store_unavailable" for a in answers
             )
@@ -221,15 +240,19 @@ def run(folder: Path, *, bots: int = 6, before: float = 5.0, after: float = 8.0)
             versions = watcher.versions
             drill.stream_events, drill.stream_resumes = len(versions), watcher.resumes
             drill.stream_spans_failover = bool(watcher.arrivals) and (
-                watcher.arrivals[0] < killed_at < watcher.arrivals[-1]
+                watcher.arrivals[0] < fault_at < watcher.arrivals[-1]
             )
             drill.stream_gaps = sum(b != a + 1 for a, b in itertools.pairwise(versions))
             drill.lobby_caught_up = lobby_matches_log(base, receipts)
-        cluster.rejoin(old_primary)
+        if hosts is None:
+            cluster.rejoin(old_primary)
+        else:
+            hosts.restore(old_primary)
         give_up = time.monotonic() + REJOIN_WITHIN
         while time.monotonic() < give_up and cluster.state(old_primary) != "secondary":
             time.sleep(1)
-        drill.rejoined = cluster.state(old_primary) == "secondary"
+        drill.old_primary_state = cluster.state(old_primary) or "unknown"
+        drill.rejoined = drill.old_primary_state == "secondary"
     return drill
 
 
@@ -261,12 +284,16 @@ def lobby_matches_log(base: str, receipts: list[Receipt]) -> bool:
     return True
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
     """The drill alone (`make torture` runs it with the other checks)."""
+    parser = argparse.ArgumentParser(prog="python -m tests.faults.failover")
+    parser.add_argument("--fault", choices=list(FAULTS), default="kill")
+    fault = parser.parse_args(argv).fault
     with tempfile.TemporaryDirectory(prefix="cardledger-failover-") as folder:
         Path(folder).chmod(0o755)  # the cluster's processes run as the postgres user
-        drill = run(Path(folder))
-    print(f"{'ok  ' if drill.ok() else 'FAIL'} failover drill: {drill.figure()}", flush=True)
+        drill = run(Path(folder), fault=fault)
+    verdict = "ok  " if drill.ok() else "FAIL"
+    print(f"{verdict} failover drill, {FAULTS[fault]}: {drill.figure()}", flush=True)
     return 0 if drill.ok() else 1
 
 

@@ -22,7 +22,7 @@ import psycopg
 from service.settings import Settings
 from tests.api.test_racing_retries import race_retries
 from tests.databases import new_test_database_name
-from tests.faults import crash_ledger, failover
+from tests.faults import crash_ledger, failover, hosts_check
 from tests.faults.proxy import FaultyProxy
 from tests.faults.test_outage import through
 from tests.faults.test_racing_joins import race_for_seats
@@ -210,12 +210,26 @@ def stream_cap(base: str, path: str) -> tuple[str, bool]:
     return figure, codes == [200, 200, 200, 429]
 
 
+def hosts_checks() -> None:
+    """The hosts the network-cut drill runs its nodes on: tests/faults/hosts_check.py."""
+    try:
+        hosts_check.a_cut_host_keeps_running_unreachable_until_restored()
+    except AssertionError as failure:
+        line("hosts: cut, restored, removed", str(failure), False)
+    else:
+        line("hosts: cut, restored, removed", "a host unreachable while cut, nothing left", True)
+
+
 def failover_checks(directory: Path) -> None:
-    """The primary's machine dies under bot load: tests/faults/failover.py."""
-    directory.mkdir(mode=0o755)
+    """The primary's machine dies, then (a new cluster) its network is cut, under bot load:
+    tests/faults/failover.py."""
     directory.parent.chmod(0o755)  # the cluster's processes run as the postgres user
-    drill = failover.run(directory)
-    line("failover, primary SIGKILLed", drill.figure(), drill.ok())
+    for fault, what in failover.FAULTS.items():
+        folder = directory / fault
+        folder.mkdir(mode=0o755, parents=True)
+        directory.chmod(0o755)
+        drill = failover.run(folder, fault=fault)
+        line(f"failover, {what}", drill.figure(), drill.ok())
 
 
 def main() -> int:
@@ -236,6 +250,7 @@ def main() -> int:
         limit = root / "limits"
         limit.mkdir()
         limit_checks(limit)
+        hosts_checks()
         failover_checks(root / "failover")
     print(f"{len(failures)} of the checks failed" if failures else "every check held")
     return 1 if failures else 0

@@ -17,15 +17,28 @@ from service.store.changes import Changes
 from service.worker import Worker
 
 WAIT_SECONDS = 1.0  # how long one step listens before it looks at whether to stop
+# A server whose network is cut sends nothing, not even a reset: without these a LISTEN or a
+# leader's lock check on it waited minutes for TCP to give up (the failover drill's network
+# cut left the projector stalled on the old primary).
+NETWORK_BOUNDS = {
+    "tcp_user_timeout": "5000",
+    "keepalives": "1",
+    "keepalives_idle": "5",
+    "keepalives_interval": "1",
+    "keepalives_count": "2",
+}
 
 
 def conninfo(database_url: str) -> str:
-    """The URL for a direct connection: without our own query parameter (``?schema=``), and
-    with several hosts (a failover cluster) to the one that takes writes unless it says."""
+    """The URL for a direct connection: without our own query parameter (``?schema=``), with
+    several hosts (a failover cluster) to the one that takes writes unless it says, and dropping
+    a server that stops answering within seconds unless it says otherwise."""
     scheme, netloc, path, query, _ = urlsplit(database_url)
     kept = [(name, value) for name, value in parse_qsl(query) if name != "schema"]
     if "," in netloc and not any(name == "target_session_attrs" for name, _ in kept):
         kept.append(("target_session_attrs", "read-write"))
+    given = {name for name, _ in kept}
+    kept.extend((name, value) for name, value in NETWORK_BOUNDS.items() if name not in given)
     return urlunsplit((scheme, netloc, path, urlencode(kept), ""))
 
 
