@@ -2,7 +2,9 @@
 (service/tools/cluster.py) while the primary's machine dies (fault "kill": its keeper and
 PostgreSQL SIGKILLed at once) or its network is cut (fault "cut": each node runs on a host of
 its own, a network namespace, and the primary's link goes down; it keeps running, unreachable,
-and its link comes back once the service's figures are taken). Afterwards:
+and its link comes back once the service's figures are taken), or (fault "nodes") the service
+runs as two API nodes on hosts of their own behind one address (a TCP balancer that passes over
+a node that refuses) and one API node and the primary are SIGKILLed at once. Afterwards:
 
 - every command the service acknowledged is in the log at the version and chain head its answer
   gave, and every game's chain is whole and numbered (nothing lost, nothing applied twice);
@@ -19,8 +21,13 @@ and its link comes back once the service's figures are taken). Afterwards:
 from __future__ import annotations
 
 import argparse
+import contextlib
 import itertools
+import os
+import signal
 import socket
+import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -40,12 +47,25 @@ from service.tools.hosts import Hosts
 from tests.api.test_stream import sse
 from tests.client import next_page
 from tests.faults.crash_ledger import Answer, Outcome, Receipt, bot, check, play
-from tests.servers import free_port, running_server
+from tests.faults.proxy import FaultyProxy
+from tests.servers import (
+    free_port,
+    running_server,
+    start_process,
+    stop_process,
+    wait_until_ready,
+)
 from tests.threads import BOUND, finished, wait_until
 
 WRITES_BACK_WITHIN = 15.0  # seconds, the issue's bound
 REJOIN_WITHIN = 180.0
-FAULTS = {"kill": "primary SIGKILLed", "cut": "primary's network cut"}
+FAULTS = {
+    "kill": "primary SIGKILLed",
+    "cut": "primary's network cut",
+    "nodes": "an API node and the primary SIGKILLed (API nodes on hosts)",
+}
+API_NODES = ("api1", "api2")
+API_PORT = 8000  # on each API node's own address
 
 
 class Drill(msgspec.Struct, kw_only=True):
@@ -183,13 +203,19 @@ def run(
 ) -> Drill:
     drill = Drill(fault=fault)
     with ExitStack() as stack:
-        hosts = stack.enter_context(Hosts()) if fault == "cut" else None
+        hosts = stack.enter_context(Hosts()) if fault in ("cut", "nodes") else None
         cluster = stack.enter_context(cluster_in(folder / "cluster", hosts=hosts))
         schema = f"drill_{uuid.uuid4().hex[:8]}"
         with psycopg.connect(cluster.url(), autocommit=True) as db:
             db.execute(f'CREATE SCHEMA "{schema}"')
         settings = Settings(database_url=f"{cluster.url()}&schema={schema}", data_dir=folder)
-        with running_server(settings, folder, workers=2) as base:
+        with ExitStack() as service:
+            if fault == "nodes":
+                assert hosts is not None
+                nodes = service.enter_context(api_nodes(settings, folder, hosts))
+                base = nodes.base
+            else:
+                base = service.enter_context(running_server(settings, folder, workers=2))
             receipts: list[Receipt] = []
             answers: list[Answer] = []
             lock, stop = threading.Lock(), threading.Event()
@@ -210,10 +236,13 @@ def run(
             old_primary = cluster.primary()
             assert old_primary is not None
             fault_at = time.monotonic()
-            if hosts is None:
-                cluster.kill(old_primary)
-            else:
+            if fault == "cut":
+                assert hosts is not None
                 hosts.cut(old_primary)
+            else:
+                cluster.kill(old_primary)
+            if fault == "nodes":
+                nodes.kill(API_NODES[0])
             wait_until(  # past the answers that were on their way when it failed
                 lambda: any(a.status == 200 and a.at > fault_at + 1 for a in list(answers)),
                 "writes came back",
@@ -244,16 +273,60 @@ def run(
             )
             drill.stream_gaps = sum(b != a + 1 for a, b in itertools.pairwise(versions))
             drill.lobby_caught_up = lobby_matches_log(base, receipts)
-        if hosts is None:
-            cluster.rejoin(old_primary)
-        else:
+        if fault == "cut":
+            assert hosts is not None
             hosts.restore(old_primary)
+        else:
+            cluster.rejoin(old_primary)
         give_up = time.monotonic() + REJOIN_WITHIN
         while time.monotonic() < give_up and cluster.state(old_primary) != "secondary":
             time.sleep(1)
         drill.old_primary_state = cluster.state(old_primary) or "unknown"
         drill.rejoined = drill.old_primary_state == "secondary"
     return drill
+
+
+class ApiNodes:
+    """`cardledger serve` on hosts of their own, behind one balancer on 127.0.0.1."""
+
+    def __init__(self, base: str, processes: dict[str, subprocess.Popen[bytes]]) -> None:
+        self.base = base
+        self.processes = processes
+
+    def kill(self, name: str) -> None:
+        """SIGKILL the node's server, as when its machine dies."""
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.processes[name].pid, signal.SIGKILL)
+
+
+@contextmanager
+def api_nodes(settings: Settings, folder: Path, hosts: Hosts) -> Iterator[ApiNodes]:
+    processes: dict[str, subprocess.Popen[bytes]] = {}
+    targets = []
+    env = {**os.environ, "CARDLEDGER_LIMITS": "off"}
+    env["CARDLEDGER_DATABASE_URL"] = str(settings.database_url)
+    env["CARDLEDGER_LOG_KEY"] = str(folder / "log-key.pem")  # one log, one key: the first makes it
+    try:
+        for name in API_NODES:
+            address = hosts.add(name)
+            data = folder / name
+            data.mkdir()
+            command = [*hosts.inside(name), sys.executable, "-m", "service.tools.cli", "serve"]
+            command += ["--host", address, "--port", str(API_PORT)]
+            processes[name] = start_process(
+                command, env={**env, "CARDLEDGER_DATA_DIR": str(data)}, log=data / "serve.log"
+            )
+            targets.append((address, API_PORT))
+        for name, (address, port) in zip(API_NODES, targets, strict=True):
+            wait_until_ready(f"http://{address}:{port}", processes[name])
+        balancer = FaultyProxy(*targets)
+        try:
+            yield ApiNodes(f"http://127.0.0.1:{balancer.port}", processes)
+        finally:
+            balancer.close()
+    finally:
+        for process in processes.values():
+            stop_process(process)
 
 
 def lobby_matches_log(base: str, receipts: list[Receipt]) -> bool:

@@ -1,4 +1,6 @@
-"""A TCP proxy between the service and PostgreSQL that a test can break on purpose.
+"""A TCP proxy between the service and PostgreSQL (or clients and API nodes) that a test can
+break on purpose. With several targets it spreads connections over them in turn, passing over a
+target that refuses (a node that died), as a load balancer in front of API nodes does.
 
 ``refuse`` closes every connection and refuses new ones (the database is down); ``blackhole``
 accepts and holds connections but forwards nothing either way (a network that drops packets);
@@ -13,8 +15,9 @@ import threading
 
 
 class FaultyProxy:
-    def __init__(self, target: tuple[str, int]) -> None:
-        self.target = target
+    def __init__(self, *targets: tuple[str, int]) -> None:
+        self.targets = targets
+        self._next = 0
         self.port = 0
         self.mode = "pass"
         self._listener: socket.socket | None = None
@@ -47,9 +50,8 @@ class FaultyProxy:
             if self.mode == "blackhole":
                 self._keep(client)  # held open, never answered
                 continue
-            try:
-                server = socket.create_connection(self.target, timeout=5)
-            except OSError:
+            server = self._connect()
+            if server is None:
                 client.close()
                 continue
             server.settimeout(None)
@@ -57,6 +59,17 @@ class FaultyProxy:
                 self._keep(sock)
             for source, sink in ((client, server), (server, client)):
                 threading.Thread(target=self._pump, args=(source, sink), daemon=True).start()
+
+    def _connect(self) -> socket.socket | None:
+        """A connection to the next target that takes one, or None if none does."""
+        for _ in self.targets:
+            target = self.targets[self._next % len(self.targets)]
+            self._next += 1
+            try:
+                return socket.create_connection(target, timeout=5)
+            except OSError:
+                continue
+        return None
 
     def _keep(self, sock: socket.socket) -> None:
         with self._lock:
