@@ -257,7 +257,6 @@ async function refresh() {
     do {
       again = false;
       try {
-        const wasFollowing = state.following;
         const names = state.summary ? state.summary.seats.length : 0;
         await loadSummary();
         updateRematch();
@@ -266,7 +265,9 @@ async function refresh() {
         renderLog($("log"), state.events, logContext(names !== state.summary.seats.length));
         showLinks(state.events);
         renderMine();
-        if (wasFollowing) await show(state.head);
+        // Whether the page follows the head is read now, not before the reads above: a step back
+        // taken while they ran (ArrowLeft, the slider) must not be undone by this refresh.
+        if (state.following) await show(state.head);
         else markCurrent($("log"), state.version);
         scheduleAudit();
       } catch (error) {
