@@ -19,7 +19,18 @@ from projections.lobby import LeaderboardRow, LobbyEntry, Result
 from projections.ratings import NEW
 from projections.scoreboard import Scoreboard
 from service.read_models.message_tables import MessageTables
-from service.read_models.pages import BoardPlace, Item, LobbyPlace, Page, Place, RatingPlace
+from service.read_models.pages import (
+    NEWEST_FIRST,
+    RATING_ORDER,
+    BoardPlace,
+    LobbyPlace,
+    Page,
+    RatingPlace,
+    board_order,
+    order_by,
+    page_of,
+    strictly_after,
+)
 from service.read_models.rating_tables import RatingTables
 from service.read_models.webhook_tables import WebhookTables
 from service.store.event_store import Store
@@ -358,46 +369,4 @@ def _board_row(row: Any) -> LeaderboardRow:
         points=int(row["points"]),
         rating=float(row["rating"]),
         uncertainty=float(row["uncertainty"]),
-    )
-
-
-# --- the lists' orders, and where a page starts ---------------------------------------------------
-
-Order = tuple[tuple[str, bool], ...]  # (column, descending), most significant first
-NEWEST_FIRST: Order = (("created_at", True), ("game_id", True))  # ties by id: a total order
-
-
-RATING_ORDER: Order = (("rating", True), ("uncertainty", False), ("player_id", False))
-
-
-def board_order(lower_wins: bool) -> Order:
-    """Most wins first, then the best points, then fewer games, then by id (a total order)."""
-    return (("wins", True), ("points", not lower_wins), ("games", False), ("player_id", False))
-
-
-def order_by(order: Order) -> str:
-    return ", ".join(f"{column} {'DESC' if descending else 'ASC'}" for column, descending in order)
-
-
-def strictly_after(order: Order, place: msgspec.Struct) -> tuple[str, list[object]]:
-    """The SQL condition that a row comes after ``place`` (whose fields are named after the
-    order's columns) in ``order``, and its parameters: for some i, equal to it in the first i
-    columns and past it in the next one."""
-    values = [getattr(place, column) for column, _ in order]
-    terms: list[str] = []
-    params: list[object] = []
-    for index, (column, descending) in enumerate(order):
-        equal = [f"{name} = {{p}}" for name, _ in order[:index]]
-        past = f"{column} {'<' if descending else '>'} {{p}}"
-        terms.append(f"({' AND '.join([*equal, past])})")
-        params += values[: index + 1]
-    return f"({' OR '.join(terms)})", params
-
-
-def page_of(placed: Sequence[tuple[Place, Item]], limit: int) -> Page[Item, Place]:
-    """The page of ``limit`` items from rows fetched with one more: that one says a next
-    page exists, which starts after this page's last item."""
-    more = len(placed) > limit
-    return Page(
-        items=[item for _, item in placed[:limit]], next=placed[limit - 1][0] if more else None
     )
