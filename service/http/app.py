@@ -4,6 +4,7 @@ background work and live feeds, the routes and what they are given)."""
 from __future__ import annotations
 
 import asyncio
+import re
 import secrets
 from concurrent.futures import ThreadPoolExecutor
 
@@ -11,8 +12,10 @@ from litestar import Litestar
 from litestar.config.compression import CompressionConfig
 from litestar.config.cors import CORSConfig
 from litestar.datastructures import ResponseHeader, State
+from litestar.enums import ScopeType
 from litestar.middleware import DefineMiddleware
 from litestar.openapi import OpenAPIConfig
+from litestar.types import ASGIApp, Receive, Scope, Send
 
 from service.application import Cardledger
 from service.application.messaging.webhooks import WebhookTotals
@@ -37,6 +40,7 @@ from service.http.routes.rules import RulesController
 from service.http.routes.webhooks import WebhookController
 from service.live.streams import Live
 from service.settings import Settings
+from service.store.budget import budget
 
 API_VERSION = "0.1.0"
 INSTANCE_HEADER = "Cardledger-Instance"
@@ -61,6 +65,21 @@ def cors(settings: Settings) -> CORSConfig | None:
         expose_headers=CORS_EXPOSED_HEADERS,
         max_age=3600,
     )
+
+
+def store_budgeted(app: ASGIApp, seconds: float) -> ASGIApp:
+    """Each request's store work ends within ``seconds`` (service/store/budget.py), its token's
+    lookup included; live streams, which read for as long as they are open, have no budget."""
+    streams = re.compile(STREAMS)
+
+    async def middleware(scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != ScopeType.HTTP or streams.match(scope["path"]):
+            await app(scope, receive, send)
+            return
+        with budget(seconds):
+            await app(scope, receive, send)
+
+    return middleware
 
 
 def create_app(settings: Settings | None = None, ledger: Cardledger | None = None) -> Litestar:
@@ -112,6 +131,7 @@ def create_app(settings: Settings | None = None, ledger: Cardledger | None = Non
         middleware=[
             lambda app: measured(app, metrics, {INSTANCE_HEADER: instance}),
             lambda app: rate_limited(app, rate_rules(settings.limits), allowance),
+            lambda app: store_budgeted(app, settings.store_timeout),
             DefineMiddleware(TokenAuthentication, players=ledger.players),
         ],
         compression_config=CompressionConfig(

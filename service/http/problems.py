@@ -73,12 +73,15 @@ def on_store_unavailable(
 ) -> Response[Any]:
     """The store is down, unreachable or locked: say so quickly, and when to try again."""
     log.warning("store unavailable on %s %s: %s", request.method, request.url.path, error)
-    detail = (
-        "the event store failed or did not answer in time: a write may or may not have been"
-        " recorded; retry it with the same Idempotency-Key, or read the game first"
-        if isinstance(error, OutcomeUnknown)
-        else "the event store is unavailable; nothing was changed, try again"
-    )
+    if request.method in ("GET", "HEAD"):
+        detail = "the event store failed or did not answer in time; try again"
+    elif isinstance(error, OutcomeUnknown):
+        detail = (
+            "the event store failed or did not answer in time: a write may or may not have"
+            " been recorded; retry it with the same Idempotency-Key, or read the game first"
+        )
+    else:
+        detail = "the event store is unavailable; nothing was changed, try again"
     retry = {"Retry-After": str(RETRY_AFTER_SECONDS)}
     return problem(request, *STORE_UNAVAILABLE, detail, headers=retry)
 

@@ -7,8 +7,7 @@ version moves on and the tables are rebuilt from the log.
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 from uuid import UUID
@@ -71,7 +70,6 @@ class Tables:
         is false (a standby's copy: read only)."""
         self._store = store
         datastore: Any = store.recorder.datastore  # type: ignore[attr-defined]
-        self._datastore = datastore
         prefix = f'"{datastore.schema}".' if store.postgres else ""
         self._names = {
             "p": "%s" if store.postgres else "?",
@@ -85,20 +83,15 @@ class Tables:
                 for table in (*RatingTables.TABLES, *MessageTables.TABLES)
             },
         }
-        self.ratings = RatingTables(self._sql, self._reading)
-        self.messages = MessageTables(self._sql, self._reading)
-        self.webhooks = WebhookTables(self._sql, self._reading, store.transact)
+        self.ratings = RatingTables(self._sql, store.reading)
+        self.messages = MessageTables(self._sql, store.reading)
+        self.webhooks = WebhookTables(self._sql, store.reading, store.transact)
         if create:
             with store.schema_lock("readmodels"):
                 store.transact(self._create)
 
     def _sql(self, text: str) -> str:
         return text.format(**self._names)
-
-    @contextlib.contextmanager
-    def _reading(self) -> Iterator[Any]:
-        with self._datastore.transaction(commit=False) as cursor:
-            yield cursor
 
     def _create(self, cursor: Any) -> None:
         cursor.execute(
@@ -215,7 +208,7 @@ class Tables:
     # --- reads -----------------------------------------------------------------------------------
 
     def position(self) -> int:
-        with self._reading() as cursor:
+        with self._store.reading() as cursor:
             cursor.execute(self._sql("SELECT position FROM {positions} WHERE name = {p}"), (MAIN,))
             return int(cursor.fetchone()["position"])
 
@@ -225,7 +218,7 @@ class Tables:
             "SELECT (SELECT COUNT(*) FROM {games}) AS games,"
             " (SELECT COUNT(*) FROM {leaderboard}) AS leaderboard"
         )
-        with self._reading() as cursor:
+        with self._store.reading() as cursor:
             cursor.execute(self._sql(query))  # one statement: one snapshot
             row = cursor.fetchone()
         return int(row["games"]), int(row["leaderboard"])
@@ -236,7 +229,7 @@ class Tables:
             " LEFT JOIN {games} g ON g.deadline IS NOT NULL"
             " OR (g.bots AND g.status IN ('waiting', 'active')) WHERE p.name = {p}"
         )
-        with self._reading() as cursor:
+        with self._store.reading() as cursor:
             cursor.execute(self._sql(query), (MAIN,))  # one statement: one snapshot
             rows = cursor.fetchall()
         listed = [row for row in rows if row["game_id"] is not None]
@@ -287,7 +280,7 @@ class Tables:
             f"SELECT created_at, game_id, entry FROM {{games}}{where}"
             f" ORDER BY {order_by(NEWEST_FIRST)} LIMIT {int(limit) + 1}"
         )
-        with self._reading() as cursor:
+        with self._store.reading() as cursor:
             cursor.execute(self._sql(query), tuple(params))
             rows = cursor.fetchall()
         placed = [
@@ -300,7 +293,7 @@ class Tables:
         return page_of(placed, limit)
 
     def scoreboard(self, game_id: UUID) -> Scoreboard | None:
-        with self._reading() as cursor:
+        with self._store.reading() as cursor:
             cursor.execute(
                 self._sql("SELECT scoreboard FROM {games} WHERE game_id = {p}"), (str(game_id),)
             )
@@ -337,7 +330,7 @@ class Tables:
             f" FROM ({joined}) AS joined) AS ranked"
             f"{where} ORDER BY {order_by(order)} LIMIT {int(limit) + 1}"
         )
-        with self._reading() as cursor:
+        with self._store.reading() as cursor:
             cursor.execute(self._sql(query), (variant, *values))
             rows = cursor.fetchall()
         placed = [(_board_place(row, by_rating), _board_row(row)) for row in rows]

@@ -85,6 +85,18 @@ class Store(Application[UUID]):
     def postgres(self) -> bool:
         return isinstance(self.recorder, HorizonRecorder)
 
+    @contextlib.contextmanager
+    def reading(self) -> Iterator[Any]:
+        """A cursor to read on, in a transaction rolled back at the end; on PostgreSQL, a
+        connection of the recorder's, under its watchdog and the request's store budget."""
+        recorder = self.writer
+        if isinstance(recorder, HorizonRecorder):
+            with recorder.connection() as connection, connection.transaction(force_rollback=True):
+                yield connection.cursor()
+        else:
+            with recorder.datastore.transaction(commit=False) as cursor:
+                yield cursor
+
     def transact(self, work: Callable[[Any], T]) -> T:
         """Run ``work(cursor)`` in a write transaction and commit it (read models use this)."""
         return self.writer.transact(work)

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from eventsourcing.persistence import OperationalError
-from litestar import Litestar, get
+from litestar import Litestar, get, route
 from litestar.exceptions import HTTPException
 from litestar.params import FromPath
 from litestar.testing import TestClient
@@ -48,7 +48,7 @@ def test_a_client_error_says_what_was_wrong(client: TestClient[Any]) -> None:
     assert answer.json()["detail"] == SECRET
 
 
-@get("/store/{outcome:str}", sync_to_thread=False)
+@route("/store/{outcome:str}", http_method=["GET", "POST"], sync_to_thread=False)
 def store_fails(outcome: FromPath[str]) -> None:
     if outcome == "unknown":
         raise OutcomeUnknown("the connection was lost after the statement was sent")
@@ -58,11 +58,13 @@ def store_fails(outcome: FromPath[str]) -> None:
 def test_a_store_failure_says_whether_a_write_may_have_happened() -> None:
     app = Litestar(route_handlers=[store_fails], exception_handlers=EXCEPTION_HANDLERS)
     with TestClient(app) as client:
-        unknown = client.get("/store/unknown")
-        refused = client.get("/store/away")
-    for answer in (unknown, refused):
+        unknown = client.post("/store/unknown")
+        refused = client.post("/store/away")
+        read = client.get("/store/unknown")
+    for answer in (unknown, refused, read):
         assert (answer.status_code, answer.json()["code"]) == (503, "store_unavailable")
         assert answer.headers["Retry-After"].isdigit()
     assert "may or may not" in unknown.json()["detail"]
     assert "Idempotency-Key" in unknown.json()["detail"]
     assert "nothing was changed" in refused.json()["detail"]
+    assert "write" not in read.json()["detail"]  # a read writes nothing, whatever failed

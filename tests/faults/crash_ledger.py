@@ -14,7 +14,7 @@ import sys
 import threading
 import time
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import httpx
 import msgspec
@@ -64,8 +64,10 @@ class Server:
 
 class Answer(NamedTuple):
     at: float  # time.monotonic() when it came
-    status: int  # 0: no answer (the connection failed)
+    status: int  # 0: no answer (the connection failed, or the client's timeout ran out)
     code: str  # a problem's code, or ""
+    took: float  # seconds from sending the request to its answer (or failure)
+    command: bool  # a POST of a command, not one of the reads around it
 
 
 def bot(
@@ -74,10 +76,12 @@ def bot(
     receipts: list[Receipt],
     lock: threading.Lock,
     answers: list[Answer] | None = None,
+    timeout: float = 5,
 ) -> None:
     """Plays 2-seat Open Hand games until told to stop, keeping every acknowledged answer (and
-    with ``answers``, when each command was answered and how)."""
-    with httpx.Client(base_url=base, timeout=5) as http:
+    with ``answers``, when each request of a game in play was answered, how and how slowly).
+    ``timeout``: how long the client waits for an answer before it gives up."""
+    with httpx.Client(base_url=base, timeout=timeout) as http:
         while not stop.is_set():
             try:
                 tokens = [http.post("/players", json={"name": "bot"}).json()["token"] for _ in "ab"]
@@ -103,26 +107,40 @@ def play(
 ) -> None:
     """Plays the game to its end (or ``stop``), a move each ``pace`` seconds at most, going on
     with the same game through the server's or the store's outages."""
-    while not stop.wait(pace):
+
+    def ask(method: str, url: str, command: bool = False, **options: Any) -> httpx.Response:
+        began = time.monotonic()
         try:
-            public = http.get(f"/games/{game_id}").raise_for_status().json()
-            if public["status"] != "active":
-                return
-            seat = public["to_act"][0]
-            view = http.get(f"/games/{game_id}/view", headers=auth[seat]).raise_for_status().json()
-            moves = [c for c in view["legal_commands"] if c["type"] == "play"]
-            if not moves:
-                continue  # the public read was older than the view: read again
-            answer = http.post(f"/games/{game_id}/commands", json=moves[0], headers=auth[seat])
-        except (httpx.TransportError, httpx.HTTPStatusError):
+            answer = http.request(method, url, **options)
+        except httpx.TransportError:
             if answers is not None:
-                answers.append(Answer(time.monotonic(), 0, ""))
-            time.sleep(0.05)  # down: the same game goes on once the server or store is back
-            continue
+                now = time.monotonic()
+                answers.append(Answer(now, 0, "", now - began, command))
+            raise
         if answers is not None:
             failed = answer.status_code >= 400 and answer.headers.get("content-type", "")
             code = answer.json().get("code", "") if failed and "json" in failed else ""
-            answers.append(Answer(time.monotonic(), answer.status_code, code))
+            now = time.monotonic()
+            answers.append(Answer(now, answer.status_code, code, now - began, command))
+        return answer
+
+    while not stop.wait(pace):
+        try:
+            public = ask("GET", f"/games/{game_id}").raise_for_status().json()
+            if public["status"] != "active":
+                return
+            seat = public["to_act"][0]
+            view = ask("GET", f"/games/{game_id}/view", headers=auth[seat])
+            moves = [
+                c for c in view.raise_for_status().json()["legal_commands"] if c["type"] == "play"
+            ]
+            if not moves:
+                continue  # the public read was older than the view: read again
+            path = f"/games/{game_id}/commands"
+            answer = ask("POST", path, command=True, json=moves[0], headers=auth[seat])
+        except (httpx.TransportError, httpx.HTTPStatusError):
+            time.sleep(0.05)  # down: the same game goes on once the server or store is back
+            continue
         if answer.status_code == 200:
             body = answer.json()
             with lock:

@@ -14,6 +14,10 @@ a node that refuses) and one API node and the primary are SIGKILLed at once. Aft
   client does, saw every event once, in order (the log's notification ids and the readers'
   positions survived the promotion);
 - the lobby's read model caught up with the log (the projector went on from its position);
+- challenge windows whose deadlines fall before, during and after the failover were each closed
+  by the deadline watcher exactly once, never early (tests/faults/failover_deadlines.py);
+- every answer, a 503 included, came within the store timeout and two seconds (the bots wait a
+  minute: a hang shows as a late answer);
 - the old primary rejoined as a standby (started again after a kill; by itself, demoted by
   pg_auto_failover, once its network is back after a cut).
 """
@@ -34,6 +38,7 @@ import time
 import uuid
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
+from datetime import UTC, datetime
 from pathlib import Path
 from threading import Thread
 
@@ -46,6 +51,7 @@ from service.tools.cluster import Cluster
 from service.tools.hosts import Hosts
 from tests.api.test_stream import sse
 from tests.client import next_page
+from tests.faults import failover_deadlines
 from tests.faults.crash_ledger import Answer, Outcome, Receipt, bot, check, play
 from tests.faults.proxy import FaultyProxy
 from tests.servers import (
@@ -58,6 +64,10 @@ from tests.servers import (
 from tests.threads import BOUND, finished, wait_until
 
 WRITES_BACK_WITHIN = 15.0  # seconds, the issue's bound
+# Every answer within the store timeout plus a little (the issue: never a hang past the store
+# timeout); the bots wait far longer than that, so that a hang shows as a slow answer.
+ANSWER_SLACK = 2.0
+CLIENT_TIMEOUT = 60.0
 REJOIN_WITHIN = 180.0
 FAULTS = {
     "kill": "primary SIGKILLed",
@@ -76,6 +86,9 @@ class Drill(msgspec.Struct, kw_only=True):
     other_5xx: int = 0  # answers >= 500 that were not 503 store_unavailable
     unavailable: int = 0  # 503 store_unavailable answers
     no_answer: int = 0  # connections that failed
+    slowest_answer: float = 0.0  # seconds, of any request the bots made while the games went on
+    answer_bound: float = 0.0  # the store timeout plus ANSWER_SLACK
+    late_answers: int = 0  # answers (or failures) that took longer than answer_bound
     seconds_without_writes: float = 0.0
     stream_events: int = 0
     stream_gaps: int = 0  # events a resumed stream skipped or repeated
@@ -84,6 +97,9 @@ class Drill(msgspec.Struct, kw_only=True):
     stream_ended: bool = False  # with the game
     stream_missing: int = 0  # the game's events it never showed
     lobby_caught_up: bool = False
+    deadlines: failover_deadlines.Closings = msgspec.field(
+        default_factory=failover_deadlines.Closings
+    )
     rejoined: bool = False
     old_primary_state: str = ""  # as the monitor last heard it
 
@@ -91,11 +107,15 @@ class Drill(msgspec.Struct, kw_only=True):
         return (
             self.acknowledged > 0
             and self.lost == self.broken_chains == self.other_5xx == self.stream_gaps == 0
+            and self.late_answers == 0
             and self.seconds_without_writes < WRITES_BACK_WITHIN
             and self.stream_spans_failover
             and self.stream_ended
             and self.stream_missing == 0
             and self.lobby_caught_up
+            and self.deadlines.windows > 0
+            and self.deadlines.closed_once == self.deadlines.windows
+            and self.deadlines.latest < WRITES_BACK_WITHIN
             and self.rejoined
         )
 
@@ -103,11 +123,14 @@ class Drill(msgspec.Struct, kw_only=True):
         return (
             f"{self.acknowledged} acks, {self.lost} lost, {self.broken_chains} broken chains,"
             f" {self.seconds_without_writes:.1f} s without writes, {self.unavailable} x 503,"
-            f" {self.other_5xx} other 5xx, stream {self.stream_events} events"
+            f" {self.other_5xx} other 5xx, {self.no_answer} unanswered, slowest answer"
+            f" {self.slowest_answer:.1f} s ({self.late_answers} over {self.answer_bound:g} s),"
+            f" stream {self.stream_events} events"
             f" ({self.stream_resumes} resumes, {self.stream_gaps} gaps,"
             f" {self.stream_missing} missing{'' if self.stream_ended else ', never ended'}"
             f"{'' if self.stream_spans_failover else ', NOT across the failover'}),"
             f" lobby {'caught up' if self.lobby_caught_up else 'BEHIND'},"
+            f" {self.deadlines.figure()},"
             f" old primary {'rejoined' if self.rejoined else 'NOT rejoined'}"
             f" ({self.old_primary_state})"
         )
@@ -192,7 +215,7 @@ def seconds_without_writes(answers: list[Answer], fault_at: float, stopped_at: f
     """The longest time between two acknowledged commands, or the last one and the bots'
     stop, once the primary failed (an answer on its way when it failed may come just after:
     writes that never came back count until the stop)."""
-    acks = sorted(a.at for a in answers if a.status == 200 and a.at < stopped_at)
+    acks = sorted(a.at for a in answers if a.command and a.status == 200 and a.at < stopped_at)
     acks.append(stopped_at)
     gaps = [later - earlier for earlier, later in itertools.pairwise(acks) if later > fault_at]
     return max(gaps, default=float("inf"))
@@ -221,7 +244,9 @@ def run(
             lock, stop = threading.Lock(), threading.Event()
             threads = [
                 threading.Thread(
-                    target=bot, args=(base, stop, receipts, lock, answers), daemon=True
+                    target=bot,
+                    args=(base, stop, receipts, lock, answers, CLIENT_TIMEOUT),
+                    daemon=True,
                 )
                 for _ in range(bots)
             ]
@@ -233,9 +258,10 @@ def run(
             watcher = StreamWatcher(base, slow_id)
             watcher.start()
             wait_until(lambda: len(watcher.versions) > 5, "the slow game's stream began")
+            windows = failover_deadlines.open_windows(base)
             old_primary = cluster.primary()
             assert old_primary is not None
-            fault_at = time.monotonic()
+            fault_at, fault_at_wall = time.monotonic(), datetime.now(UTC)
             if fault == "cut":
                 assert hosts is not None
                 hosts.cut(old_primary)
@@ -244,7 +270,9 @@ def run(
             if fault == "nodes":
                 nodes.kill(API_NODES[0])
             wait_until(  # past the answers that were on their way when it failed
-                lambda: any(a.status == 200 and a.at > fault_at + 1 for a in list(answers)),
+                lambda: any(
+                    a.command and a.status == 200 and a.at > fault_at + 1 for a in list(answers)
+                ),
                 "writes came back",
             )
             time.sleep(after)
@@ -266,6 +294,9 @@ def run(
             )
             drill.other_5xx = sum(a.status >= 500 for a in answers) - drill.unavailable
             drill.no_answer = sum(a.status == 0 for a in answers)
+            drill.slowest_answer = max((a.took for a in answers), default=0.0)
+            drill.answer_bound = settings.store_timeout + ANSWER_SLACK
+            drill.late_answers = sum(a.took > drill.answer_bound for a in answers)
             versions = watcher.versions
             drill.stream_events, drill.stream_resumes = len(versions), watcher.resumes
             drill.stream_spans_failover = bool(watcher.arrivals) and (
@@ -273,6 +304,9 @@ def run(
             )
             drill.stream_gaps = sum(b != a + 1 for a, b in itertools.pairwise(versions))
             drill.lobby_caught_up = lobby_matches_log(base, receipts)
+            last_deadline = max(w.deadline for w in windows).timestamp()
+            time.sleep(max(0.0, last_deadline + 2 - time.time()))
+            drill.deadlines = failover_deadlines.closings(base, windows, fault_at_wall)
         if fault == "cut":
             assert hosts is not None
             hosts.restore(old_primary)

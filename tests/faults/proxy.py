@@ -90,17 +90,13 @@ class FaultyProxy:
             except OSError:
                 break
         for sock in (source, sink):
-            with contextlib.suppress(OSError):
-                sock.close()
+            shut(sock)
 
     def _close_all(self) -> None:
         with self._lock:
             sockets, self._sockets = self._sockets, set()
         for sock in sockets:
-            with contextlib.suppress(OSError):
-                sock.shutdown(socket.SHUT_RDWR)
-            with contextlib.suppress(OSError):
-                sock.close()
+            shut(sock)
 
     def refuse(self) -> None:
         self.mode = "refuse"
@@ -124,3 +120,13 @@ class FaultyProxy:
 
     def close(self) -> None:
         self.refuse()
+
+
+def shut(sock: socket.socket) -> None:
+    """Shut down, then close: close() alone neither wakes the other direction's thread blocked
+    in recv() on the same socket nor tells the peer (a node's death behind the balancer left its
+    clients waiting for an answer for ever)."""
+    with contextlib.suppress(OSError):
+        sock.shutdown(socket.SHUT_RDWR)
+    with contextlib.suppress(OSError):
+        sock.close()

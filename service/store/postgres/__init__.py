@@ -36,6 +36,7 @@ from psycopg.sql import SQL, Identifier
 from psycopg_pool import PoolTimeout
 from psycopg_pool.base import AttemptWithBackoff
 
+from service.store.budget import left
 from service.store.holdup import Holdup
 from service.store.postgres.watchdog import StatementTimeout, Watchdog
 from service.store.ranges import version_range
@@ -90,6 +91,15 @@ class OutcomeUnknown(OperationalError):
     or may not have been carried out."""
 
 
+def spent_or_left(bound: float) -> float:
+    """What is left of the request's store budget, at most ``bound`` (service/store/budget.py);
+    once it is spent, PoolTimeout: the request gets no connection, so nothing is sent."""
+    seconds = left(bound)
+    if seconds <= 0:
+        raise PoolTimeout("the request's store budget is spent")
+    return seconds
+
+
 class HorizonRecorder(PostgresApplicationRecorder):
     """The library's application recorder with a lock-free insert and horizon-bounded reads."""
 
@@ -116,10 +126,15 @@ class HorizonRecorder(PostgresApplicationRecorder):
 
     @contextlib.contextmanager
     def connection(self) -> Iterator[psycopg.Connection[Any]]:
-        """A pooled connection, psycopg's errors as the library's (which the service maps to
-        answers): the library's own wrapper, less its per-call pool and type checks."""
+        """A pooled connection whose wait and statements end within the request's store
+        budget, psycopg's errors as the library's (which the service maps to answers): the
+        library's own wrapper, less its per-call pool and type checks."""
+        pool = self.datastore.pool
         try:
-            with self.datastore.pool.connection() as connection, self.watchdog.watching(connection):
+            with (
+                pool.connection(timeout=spent_or_left(pool.timeout)) as connection,
+                self.watchdog.watching(connection, spent_or_left(self.watchdog.seconds)),
+            ):
                 yield connection
         except PoolTimeout as error:  # no connection: nothing was sent
             self.troubles.store_error("no_connection")

@@ -35,13 +35,15 @@ class Watchdog:
         self.worker = Worker("pg-watchdog", self._cut_late, idle=TICK, eager=False)
 
     @contextlib.contextmanager
-    def watching(self, connection: Any) -> Iterator[None]:
-        """Run statements on ``connection`` under the deadline; raises StatementTimeout
-        instead of the connection error if the watchdog cut them short."""
+    def watching(self, connection: Any, seconds: float | None = None) -> Iterator[None]:
+        """Run statements on ``connection`` under the deadline (``seconds`` from now, or the
+        watchdog's own); raises StatementTimeout instead of the connection error if the
+        watchdog cut them short."""
         key = id(connection)
         self.worker.start()
+        due = time.monotonic() + (self.seconds if seconds is None else seconds)
         with self._lock:
-            self._watched[key] = (time.monotonic() + self.seconds, connection.pgconn.socket)
+            self._watched[key] = (due, connection.pgconn.socket)
         try:
             yield
         except Exception as error:
