@@ -7,6 +7,10 @@ never given for a checkpoint the witness could forget after a crash. ``POST /add
 follows tlog-witness (``projections/transparency/witness.py``); a refused checkpoint that is
 signed by the log but does not extend the one held is kept, both notes, and served at
 ``GET /conflicts``: evidence of a split view for ``cardledger verify --evidence``.
+
+It is open to the network, so each client address gets so many requests a minute (``--rate``;
+answered ``429`` with ``Retry-After`` past it) and a connection must deliver its request within
+READ_SECONDS or is closed: a slow or flooding client cannot hold the witness's threads.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import math
 import os
 import sys
 import threading
@@ -21,6 +26,10 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
+
+from limits import RateLimitItemPerMinute
+from limits.storage import MemoryStorage
+from limits.strategies import FixedWindowRateLimiter
 
 from projections.transparency.notes import COSIGNATURE, Signer, Verifier
 from projections.transparency.witness import (
@@ -34,6 +43,24 @@ from service.application.log.key import ed25519_key
 
 MAX_BODY = 64 * 1024  # a note and a proof of a tree of 2^63 fit many times over
 TEXT = "text/plain; charset=utf-8"
+READ_SECONDS = 10.0  # for a connection to deliver a request, or it is closed
+RATE = 600  # requests a minute per client address, by default
+
+
+class Allowance:
+    """Requests a minute per client address (0: no limit), counted in this process."""
+
+    def __init__(self, per_minute: int) -> None:
+        self._item = RateLimitItemPerMinute(per_minute) if per_minute > 0 else None
+        self._limiter = FixedWindowRateLimiter(MemoryStorage())
+
+    def wait(self, address: str) -> int:
+        """0 if ``address`` may make a request now (and counts it), or the seconds until it
+        may."""
+        if self._item is None or self._limiter.hit(self._item, address):
+            return 0
+        reset, _ = self._limiter.get_window_stats(self._item, address)
+        return max(1, math.ceil(reset - time.time()))
 
 
 class WitnessState:
@@ -99,9 +126,15 @@ def _size(note: str) -> int:
     return int(note.split("\n", 2)[1])
 
 
-def handler(witness: Witness) -> type[BaseHTTPRequestHandler]:
+def handler(
+    witness: Witness, allowance: Allowance, read_seconds: float = READ_SECONDS
+) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
+        timeout = read_seconds  # the socket's: a request not delivered in time closes it
+
         def do_POST(self) -> None:
+            if self._limited():
+                return
             if self.path != "/add-checkpoint":
                 self._answer(404, TEXT, "no such path\n")
                 return
@@ -122,6 +155,8 @@ def handler(witness: Witness) -> type[BaseHTTPRequestHandler]:
                 self._answer(200, TEXT, line)
 
         def do_GET(self) -> None:
+            if self._limited():
+                return
             if self.path == "/key":
                 self._answer(200, TEXT, witness.signer.verifier().text() + "\n")
             elif self.path == "/conflicts":
@@ -129,9 +164,19 @@ def handler(witness: Witness) -> type[BaseHTTPRequestHandler]:
             else:
                 self._answer(404, TEXT, "no such path\n")
 
-        def _answer(self, status: int, media: str, body: str) -> None:
+        def _limited(self) -> bool:
+            wait = allowance.wait(self.client_address[0])
+            if wait:
+                self._answer(429, TEXT, "too many requests\n", {"Retry-After": str(wait)})
+            return bool(wait)
+
+        def _answer(
+            self, status: int, media: str, body: str, headers: dict[str, str] | None = None
+        ) -> None:
             data = body.encode()
             self.send_response(status)
+            for name, value in (headers or {}).items():
+                self.send_header(name, value)
             self.send_header("Content-Type", media)
             self.send_header("Content-Length", str(len(data)))
             self.end_headers()
@@ -153,7 +198,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"witness: {error}", file=sys.stderr)
         return 2
     state = WitnessState(Path(args.state) if args.state else data_dir / "witness-state.json")
-    server = ThreadingHTTPServer((args.host, args.port), handler(Witness(signer, logs, state)))
+    witness = Witness(signer, logs, state)
+    server = ThreadingHTTPServer((args.host, args.port), handler(witness, Allowance(args.rate)))
     how = "made" if made else "using"
     print(f"witness: {how} key; verifier key {signer.verifier().text()}", flush=True)
     print(f"witness: listening on http://{args.host}:{server.server_port}", flush=True)
@@ -206,5 +252,11 @@ def add_parser(commands: Any) -> None:
         type=int,
         default=8100,
         help="the TCP port, 0 for any free one (default: %(default)s)",
+    )
+    witness.add_argument(
+        "--rate",
+        type=int,
+        default=RATE,
+        help="requests a minute per client address, 0 for no limit (default: %(default)s)",
     )
     witness.set_defaults(run=run)
