@@ -53,9 +53,13 @@ def test_a_wait_for_a_connection_and_a_statement_end_by_one_deadline(
         holder.start()
         assert held.wait(BOUND)
         began = time.monotonic()
-        with pytest.raises(OutcomeUnknown), budget(TIMEOUT):
-            with recorder.connection() as connection:  # free after HELD seconds
-                connection.execute("SELECT pg_sleep(60)")  # then answers nothing in time
+        # The connection comes free after HELD seconds; then its statement answers nothing.
+        with (
+            pytest.raises(OutcomeUnknown),
+            budget(TIMEOUT),
+            recorder.connection() as connection,
+        ):
+            connection.execute("SELECT pg_sleep(60)")
         took = time.monotonic() - began
         # The connection came after ~3 s and the statement was cut at the budget's end (~4 s);
         # with a bound per wait it would have run its own 4 s more (~7 s).
