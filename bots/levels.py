@@ -1,8 +1,10 @@
 """The bots by level, for every variant: which exist and the player of each.
 
 Level 1 is a uniformly random legal command, the same for every variant; level 2 a rule-based
-player of the variant's own (``bots.rule_based``); levels 3 to 5 search (``bots.search``) over
-worlds of the variant (``bots.worlds``), each level twice the rollouts of the one below. Each
+player of the variant's own (``bots.rule_based``); levels 3 to 5 search, each level with twice
+the budget of the one below: a tree search on the variant's fast simulator (``bots.ismcts``,
+``bots.simulators``) where it has one (Open Hand, since algorithm 3), otherwise flat Monte Carlo
+(``bots.search``) over worlds of the variant (``bots.worlds``). Each
 algorithm version ever recorded maps to its players here, so an old game's bots can always be
 re-run.
 """
@@ -14,8 +16,10 @@ from collections.abc import Callable, Mapping
 import msgspec
 
 from bots.contract import ALGORITHM, Player, Random
+from bots.ismcts import Simulator, TreeSearch
 from bots.rule_based import RULE_BASED
 from bots.search import Search
+from bots.simulators.open_hand import OpenHandSimulator
 from bots.worlds import worlds
 
 
@@ -68,6 +72,27 @@ def _search(
     return make
 
 
+TREE_ITERATIONS: Mapping[str, int] = {"open-hand": 32}
+"""Algorithm 3's level-3 iterations of tree search (``bots.ismcts``) where a variant has a fast
+simulator; level 4 has twice them, level 5 four times. The other variants search as in 2."""
+
+SIMULATORS: Mapping[str, Callable[[], Simulator]] = {"open-hand": OpenHandSimulator}
+
+
+def _tree_or_search(level: int) -> Callable[[str], Player | None]:
+    flat = _search(level, SEARCH_BUDGETS, capped=True)
+
+    def make(variant: str) -> Player | None:
+        if variant in TREE_ITERATIONS:
+            return TreeSearch(
+                SIMULATORS[variant](),
+                iterations=TREE_ITERATIONS[variant] << (level - 3),
+            )
+        return flat(variant)
+
+    return make
+
+
 def _rule_based(variant: str) -> Player | None:
     return RULE_BASED[variant]() if variant in RULE_BASED else None
 
@@ -82,6 +107,11 @@ VERSIONS: Mapping[int, Mapping[int, Callable[[str], Player | None]]] = {
         1: lambda variant: Random(),
         2: _rule_based,
         **{level: _search(level, SEARCH_BUDGETS, capped=True) for level in (3, 4, 5)},
+    },
+    3: {
+        1: lambda variant: Random(),
+        2: _rule_based,
+        **{level: _tree_or_search(level) for level in (3, 4, 5)},
     },
 }
 """Algorithm version -> level -> the variant's player (None where the variant has none)."""

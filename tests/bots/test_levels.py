@@ -78,13 +78,22 @@ def test_the_lowest_search_level_beats_random_play(variant: str) -> None:
     assert result.low > 0.5, result
 
 
-# Algorithm 1's search decisions at six positions per variant (a level-1 game, deal 7, four seats
-# or the nearest allowed), levels 3 to 5, as they were made before algorithm 2 existed: games
-# recorded under it must re-run to the same commands.
-FIRST_ALGORITHM_DECISIONS = "6864c136623d30188f3cfb3f6dffe65aa66ba08e61e91e6dd9c07b72c0550f6d"
+# Each algorithm's search decisions at six positions per variant (a level-1 game, deal 7, four
+# seats or the nearest allowed), levels 3 to 5: algorithm 1's as made before algorithm 2 existed,
+# 2's before 3 existed. Games recorded under a version must re-run to the same commands.
+RECORDED_DECISIONS = {
+    1: "6864c136623d30188f3cfb3f6dffe65aa66ba08e61e91e6dd9c07b72c0550f6d",
+    2: "6b80caea3eed9529d3cb0505f1e5b4c67338b197f316fdc77455d244f65b1a8e",
+    3: "620c99864a48f8d888cb1fcdff28670c8f3b5ffbb716c9115fa63e9ac0b7193c",
+}
 
 
-def test_algorithm_1_decides_as_it_did_before_algorithm_2() -> None:
+def test_every_algorithm_version_is_recorded_here() -> None:
+    assert set(RECORDED_DECISIONS) == set(VERSIONS)
+
+
+@pytest.mark.parametrize("algorithm", sorted(RECORDED_DECISIONS))
+def test_an_algorithm_decides_as_it_did_when_it_was_recorded(algorithm: int) -> None:
     digest = hashlib.sha256()
     for variant in sorted(VARIANTS):
         rules = VARIANTS[variant]
@@ -94,8 +103,9 @@ def test_algorithm_1_decides_as_it_did_before_algorithm_2() -> None:
             assert view.seat is not None
             for level in (3, 4, 5):
                 draw = bot_draw(b"\x01" * 32, view.game_id, view.seat, view.version)
-                digest.update(msgspec.json.encode(player(variant, level, 1).choose(view, draw)))
-    assert digest.hexdigest() == FIRST_ALGORITHM_DECISIONS
+                command = player(variant, level, algorithm).choose(view, draw)
+                digest.update(msgspec.json.encode(command))
+    assert digest.hexdigest() == RECORDED_DECISIONS[algorithm]
 
 
 def views_of_a_random_game(variant: str, seats: int, deal: int) -> list[View]:

@@ -1,0 +1,81 @@
+"""The fast simulators (``bots.simulators``) held to the domain side by side: in many random
+games, at every position, the true deal played in the simulator by the same moves as the domain
+game awaits the same seat, offers the same moves, keeps the same points and ends with the same
+scores and values; a world sampled from the seat's view offers the seat the same moves; and the
+simulator's rule plays the card the level-2 player plays."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import pytest
+
+from bots.contract import Random
+from bots.ismcts import Dice
+from bots.rule_based.open_hand import card_to_play
+from bots.search import value
+from bots.simulators.open_hand import CODES, INDEX, OpenHandPosition, OpenHandSimulator
+from bots.table import bot_seed, new_game, play_out
+from domain.aggregate import GameAggregate
+from domain.commands import Command, PlayCard
+from domain.variants.open_hand.table import OpenHandTable
+from projections.views import View
+
+GAMES = int(os.environ.get("CARDLEDGER_BOT_GAMES", "40")) * 5
+
+
+def open_hand_position(table: OpenHandTable) -> OpenHandPosition:
+    """The simulator's position of a full domain table (every hand known)."""
+    return OpenHandPosition(
+        hands=[sorted(INDEX[card] for card in hand) for hand in table.hands],
+        seated=[seat for seat in range(table.seat_count) if not table.left[seat]],
+        points=list(table.points),
+        leader=table.plays[0].seat if table.plays else table.leader,
+        plays=[(play.seat, INDEX[play.card]) for play in table.plays],
+    )
+
+
+class SideBySide:
+    """Watches a domain game and plays each of its moves in the simulator too."""
+
+    def __init__(self, deal: int) -> None:
+        self.deal = deal
+        self.position: OpenHandPosition | None = None
+        self.checked = 0
+
+    def __call__(self, game: GameAggregate, seat: int, seen: View, command: Command) -> None:
+        table = game.state.table
+        assert isinstance(table, OpenHandTable) and isinstance(command, PlayCard)
+        position = self.position = self.position or open_hand_position(table)
+        offered = sorted(c.card for c in seen.legal_commands if isinstance(c, PlayCard))
+        assert position.to_move() == seat
+        assert sorted(CODES[move] for move in position.moves()) == offered
+        assert position.points == list(table.points)
+        assert CODES[position.rule()] == card_to_play(seen)
+        simulator = OpenHandSimulator()
+        world = simulator.worlds(seen).sample(Dice(self.deal * 1000 + self.checked))
+        assert world.to_move() == seat and world.moves() == position.moves()
+        assert simulator.command(seen, INDEX[command.card]) == command
+        position.play(INDEX[command.card])
+        self.checked += 1
+
+
+@pytest.mark.parametrize("options", [{}, {"first_leader": "high_card"}])
+def test_open_hand_simulator_plays_as_the_domain(options: dict[str, Any]) -> None:
+    checked = 0
+    for deal in range(GAMES):
+        seats = 2 + deal % 7
+        game = new_game("open-hand", seats, deal, options)
+        watch = SideBySide(deal)
+        seeds = [bot_seed("open-hand", deal, seat) for seat in range(seats)]
+        play_out(game, [Random()] * seats, seeds, watch=watch)
+        state = game.state
+        assert watch.position is not None and watch.position.to_move() == -1
+        assert state.outcome is not None
+        assert watch.position.points == list(state.outcome.scores)
+        assert watch.position.values() == [
+            value(state.rules, state.table, seat) for seat in range(seats)
+        ]
+        checked += watch.checked
+    assert checked > GAMES * 10
