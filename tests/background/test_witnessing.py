@@ -20,7 +20,7 @@ from projections.transparency.witness import AddCheckpoint
 from service.application import Cardledger
 from service.application.log.sequencer import LogSequencer
 from service.application.log.witnessing import RETRY_SECONDS, WitnessAddress, Witnessing
-from service.tools.witness import Witness, WitnessState, handler
+from service.tools.witness import Allowance, Witness, WitnessState, handler
 from tests.in_process import new_game, players
 from tests.servers import free_port
 
@@ -33,7 +33,7 @@ def serving(ledger: Cardledger, state: Path) -> Iterator[str]:
     witness = Witness(
         KEY, {ledger.log.signer.name: ledger.log.signer.verifier()}, WitnessState(state)
     )
-    server = ThreadingHTTPServer(("127.0.0.1", 0), handler(witness))
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler(witness, Allowance(0)))
     thread = threading.Thread(target=server.serve_forever, name="witness", daemon=True)
     thread.start()
     try:

@@ -173,6 +173,10 @@ async function show(version) {
   if (state.head < 1) return;
   const ticket = ++state.showing;
   const wanted = Math.min(Math.max(1, version), state.head);
+  // Whether the page follows the head is the newest step's wish from the moment it is asked,
+  // not once its frame has come: a refresh looking meanwhile (it shows the head when following)
+  // would otherwise take a step back (ArrowLeft, the slider) back to the head.
+  state.following = wanted === state.head;
   let current;
   try {
     current = await state.frames.get(wanted, { token: state.token, backwards: wanted < state.version });
@@ -190,7 +194,6 @@ async function show(version) {
   }
   if (ticket !== state.showing || !current) return;
   state.version = wanted;
-  state.following = wanted === state.head;
   $("version").textContent = wanted;
   $("slider").value = wanted;
   $("description").textContent = describe(current.event, who, current.view.variant);
