@@ -20,7 +20,7 @@ from litestar.types import ASGIApp, Message, Receive, Scope, Send
 from service.auth import bearer_token
 from service.errors import ApiError
 from service.http.allowance import Allowance, Verdict
-from service.http.headers import add_headers
+from service.http.headers import add_headers, encoded
 from service.http.problems import on_api_error
 from service.settings import Limits
 
@@ -119,7 +119,7 @@ def rate_limited(app: ASGIApp, rules: list[Rule], allowance: Allowance) -> ASGIA
         if tightest is None:
             await app(scope, receive, send)
             return
-        headers = rate_headers(tightest)
+        headers = encoded(rate_headers(tightest))
 
         async def sending(message: Message) -> None:
             add_headers(message, headers)
