@@ -83,6 +83,11 @@ class Store(Application[UUID]):
         return self.recorder.channel_name if isinstance(self.recorder, HorizonRecorder) else None
 
     @property
+    def origin(self) -> str | None:
+        """What this store's NOTIFYs carry, for its own process's listener to skip."""
+        return self.recorder.notifier.origin if isinstance(self.recorder, HorizonRecorder) else None
+
+    @property
     def postgres(self) -> bool:
         return isinstance(self.recorder, HorizonRecorder)
 
