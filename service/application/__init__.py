@@ -19,7 +19,7 @@ from service.application.matchmaking import Matchmaking
 from service.application.messaging.messages import PlayerMessages
 from service.application.messaging.webhooks import Webhooks
 from service.application.players import Players
-from service.application.queries import GameQueries
+from service.application.queries import GameQueries, RenderedViews
 from service.application.ratings import RatingQueries
 from service.application.rematches import Rematches
 from service.application.standby import Side, StandbyReads
@@ -47,7 +47,8 @@ class Cardledger:
         self.games = Games(self.store, settings.cached_games)
         self.read_models = ReadModels(self.store, capacity=settings.cached_games)
         self.writes = UnitOfWork(self.store, self.games, self.telemetry, clock)
-        self.commands = GameCommands(self.writes, self.telemetry, clock)
+        views = RenderedViews()
+        self.commands = GameCommands(self.writes, self.telemetry, clock, views)
         self.queries = GameQueries(
             self.store,
             self.games,
@@ -55,6 +56,7 @@ class Cardledger:
             clock,
             wait_for_read_models=settings.projector == "inline",
             standby=self._standby(settings),
+            views=views,
         )
         self.ratings = RatingQueries(self.store, self.read_models, self.queries.read_your_writes)
         self.messages = PlayerMessages(self.read_models, self.queries.read_your_writes)

@@ -34,7 +34,7 @@ from domain.seating import SeatedBot, creation_actor
 from domain.variants import variant_by_id
 from projections.events import event_out
 from service.application.perspectives import viewer_perspective
-from service.application.queries import view_of
+from service.application.queries import RenderedViews
 from service.application.results import CommandResult
 from service.application.telemetry import Telemetry, command_type, variant_label
 from service.auth import ADMIN, Principal
@@ -75,8 +75,13 @@ def bot_seat(variant: str, level: int) -> BotSeat:
 
 class GameCommands:
     def __init__(
-        self, writes: UnitOfWork, telemetry: Telemetry, clock: Callable[[], datetime]
+        self,
+        writes: UnitOfWork,
+        telemetry: Telemetry,
+        clock: Callable[[], datetime],
+        views: RenderedViews | None = None,
     ) -> None:
+        self._views = views or RenderedViews()
         self._writes = writes
         self._telemetry = telemetry
         self._clock = clock
@@ -270,7 +275,7 @@ class GameCommands:
             version=aggregate.version,
             chain_head=aggregate.chain_head,
             events=[event_out(event, perspective) for event in settled.recorded],
-            view=view_of(aggregate, perspective, settled.at or self._clock()),
+            view=self._views.view(aggregate, perspective, settled.at or self._clock()),
             log=f"/games/{aggregate.id}/log" if _logged(settled.recorded) else None,
         )
 

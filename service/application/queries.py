@@ -3,6 +3,8 @@ as stored now; the lobby, scoreboards and leaderboards from the materialized rea
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
@@ -10,6 +12,7 @@ from uuid import UUID
 
 from bots.seated import bot_command
 from domain.aggregate import GameAggregate
+from domain.deadlines import is_due
 from domain.game import expiry_due
 from domain.perspective import FULL, PUBLIC, Perspective
 from domain.variants import VARIANTS, variant_by_id
@@ -33,6 +36,7 @@ from service.store.event_store import Store
 from service.store.games import Games
 
 LOBBY_LIMIT = 500
+RENDERED_VIEWS = 4096  # views kept for reuse: a few per game in play
 FRESH_WITHIN = 1.0  # seconds a read model read waits for the writes committed before it
 NOT_OVER = ("waiting", "active")
 
@@ -74,6 +78,35 @@ def view_of(aggregate: GameAggregate, perspective: Perspective, now: datetime) -
     )
 
 
+class RenderedViews:
+    """Views rendered once per game, version and perspective, and reused: by a command's answer
+    and the next GET of the view at that version from the same seat (and its ETag).
+
+    A view depends on the moment only through a deadline that has passed: one made with a
+    pending expiry is never kept, and a kept one is used only while its deadline has not come.
+    """
+
+    def __init__(self, capacity: int = RENDERED_VIEWS) -> None:
+        self._capacity = capacity
+        self._views: OrderedDict[tuple[UUID, int, Perspective], View] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def view(self, aggregate: GameAggregate, perspective: Perspective, now: datetime) -> View:
+        key = (aggregate.id, aggregate.version, perspective)
+        with self._lock:
+            kept = self._views.get(key)
+            if kept is not None and not is_due(kept.deadline, now):
+                self._views.move_to_end(key)
+                return kept
+        made = view_of(aggregate, perspective, now)
+        if not made.expiry_pending:
+            with self._lock:
+                self._views[key] = made
+                while len(self._views) > self._capacity:
+                    self._views.popitem(last=False)
+        return made
+
+
 class GameQueries:
     def __init__(
         self,
@@ -84,7 +117,9 @@ class GameQueries:
         *,
         wait_for_read_models: bool,
         standby: tuple[StandbyReads, Tables] | None = None,
+        views: RenderedViews | None = None,
     ) -> None:
+        self.views = views or RenderedViews()
         self._store = store
         self._standby = standby
         self._games = games
@@ -142,7 +177,7 @@ class GameQueries:
         return GameRead(aggregate, principal, viewer, due, store)
 
     def view_in(self, read: GameRead) -> View:
-        return view_of(read.aggregate, read.viewer, self._clock())
+        return self.views.view(read.aggregate, read.viewer, self._clock())
 
     def events_in(self, read: GameRead, *, after: int, limit: int) -> EventPage:
         aggregate = read.aggregate

@@ -60,7 +60,7 @@ class LogFollower:
         # ``step`` is looked up at each run, so a caller may wrap it (the live benchmark does).
         name = "queue-follower" if queues else "log-follower"
         self.worker = Worker(name, lambda: self.step(), idle=poll, gap=gap)
-        store.changes.subscribe(self.worker.wake)
+        store.changes.subscribe(self.worker.wake, queues=queues)
 
     def start(self) -> None:
         self.worker.start()

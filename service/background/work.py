@@ -84,7 +84,9 @@ class BackgroundWork:
         )
         channel = ledger.store.channel
         self.listener = (
-            PostgresListener(settings.database_url, channel, ledger.store.changes)
+            PostgresListener(
+                settings.database_url, channel, ledger.store.changes, ledger.store.origin
+            )
             if settings.database_url and channel
             else None
         )

@@ -20,11 +20,12 @@ from litestar.types import ASGIApp, Message, Receive, Scope, Send
 from service.auth import bearer_token
 from service.errors import ApiError
 from service.http.allowance import Allowance, Verdict
-from service.http.headers import add_headers
+from service.http.headers import add_headers, encoded
 from service.http.problems import on_api_error
 from service.settings import Limits
 
 UNLIMITED = ("/health", "/ready", "/metrics", "/static")  # probes, scrapes, the viewer's files
+UNLIMITED_FOLDERS = tuple(path + "/" for path in UNLIMITED)
 WINDOW_SECONDS = 60
 
 
@@ -32,32 +33,49 @@ def address(request: Request[Any, Any, Any]) -> str:
     return request.client.host if request.client else "unknown"
 
 
-def token_key(request: Request[Any, Any, Any]) -> str:
+class Asked(NamedTuple):
+    """What the rules look at in a request, read once per request (not once per rule)."""
+
+    request: Request[Any, Any, Any]
+    path: str
+    limited: bool  # not a probe, a scrape or the viewer's files
+    token: str | None  # the bearer token, if any
+
+
+def asked(request: Request[Any, Any, Any]) -> Asked:
+    scope = request.scope
+    path: str = scope.get("root_path", "") + scope["path"]  # request.url.path, without the URL
+    limited = not (path in UNLIMITED or path.startswith(UNLIMITED_FOLDERS))
+    return Asked(request, path, limited, bearer_token(request.headers.get("Authorization")))
+
+
+def token_key(asked: Asked) -> str:
     """A bearer token's digest (the token itself is never kept), or the ticket's."""
-    token = bearer_token(request.headers.get("Authorization"))
-    secret = token or str(request.query_params.get("ticket") or "")
+    secret = asked.token or str(asked.request.query_params.get("ticket") or "")
     return hashlib.sha256(secret.encode()).hexdigest()
 
 
-def has_token(request: Request[Any, Any, Any]) -> bool:
-    return bearer_token(request.headers.get("Authorization")) is not None
+def by_address(asked: Asked) -> str:
+    return address(asked.request)
 
 
-def is_registration(request: Request[Any, Any, Any]) -> bool:
-    return request.method == "POST" and request.url.path.rstrip("/") == "/players"
+def is_registration(asked: Asked) -> bool:
+    return asked.request.method == "POST" and asked.path.rstrip("/") == "/players"
 
 
-def every_request(request: Request[Any, Any, Any]) -> bool:
-    return not any(
-        request.url.path == path or request.url.path.startswith(path + "/") for path in UNLIMITED
-    )
+def every_request(asked: Asked) -> bool:
+    return asked.limited
+
+
+def with_token(asked: Asked) -> bool:
+    return asked.token is not None and asked.limited
 
 
 class Rule(NamedTuple):
     name: str  # the count's own key space
     item: RateLimitItem
-    applies: Callable[[Request[Any, Any, Any]], bool]
-    identify: Callable[[Request[Any, Any, Any]], str]
+    applies: Callable[[Asked], bool]
+    identify: Callable[[Asked], str]
 
 
 def rate_rules(limits: Limits) -> list[Rule]:
@@ -65,17 +83,13 @@ def rate_rules(limits: Limits) -> list[Rule]:
     found = []
     if limits.per_address:
         found.append(
-            Rule("address", RateLimitItemPerMinute(limits.per_address), every_request, address)
+            Rule("address", RateLimitItemPerMinute(limits.per_address), every_request, by_address)
         )
     if limits.per_token:
-
-        def with_token(request: Request[Any, Any, Any]) -> bool:
-            return has_token(request) and every_request(request)
-
         found.append(Rule("token", RateLimitItemPerMinute(limits.per_token), with_token, token_key))
     if limits.registrations:
         registrations = RateLimitItemPerMinute(limits.registrations)
-        found.append(Rule("registrations", registrations, is_registration, address))
+        found.append(Rule("registrations", registrations, is_registration, by_address))
     return found
 
 
@@ -97,11 +111,12 @@ def rate_limited(app: ASGIApp, rules: list[Rule], allowance: Allowance) -> ASGIA
             await app(scope, receive, send)
             return
         request: Request[Any, Any, Any] = Request(scope)
+        facts = asked(request)
         tightest: Verdict | None = None
         for rule in rules:
-            if not rule.applies(request):
+            if not rule.applies(facts):
                 continue
-            verdict = await allowance.rates.hit(rule.item, rule.name, rule.identify(request))
+            verdict = await allowance.rates.hit(rule.item, rule.name, rule.identify(facts))
             if not verdict.allowed:
                 # Answered here, not raised: a raise would pass the outer middleware by (the
                 # request count, the instance header).
@@ -119,7 +134,7 @@ def rate_limited(app: ASGIApp, rules: list[Rule], allowance: Allowance) -> ASGIA
         if tightest is None:
             await app(scope, receive, send)
             return
-        headers = rate_headers(tightest)
+        headers = encoded(rate_headers(tightest))
 
         async def sending(message: Message) -> None:
             add_headers(message, headers)

@@ -19,7 +19,7 @@ from prometheus_client.registry import Collector
 
 from service.application.telemetry import Children
 from service.auth import bearer_token, same_secret
-from service.http.headers import add_headers
+from service.http.headers import add_headers, encoded
 
 LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10)
 CONTENT_TYPE = "text/plain; version=0.0.4"  # litestar adds "; charset=utf-8" to text/*
@@ -100,6 +100,8 @@ def measured(app: ASGIApp, metrics: Metrics, headers: dict[str, str]) -> ASGIApp
     """ASGI middleware: counts and times every HTTP request (a stream until its answer starts),
     and gives every answer ``headers`` (refusals made before a route is reached too)."""
 
+    raw = encoded(headers)
+
     async def middleware(scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != ScopeType.HTTP:
             await app(scope, receive, send)
@@ -111,7 +113,7 @@ def measured(app: ASGIApp, metrics: Metrics, headers: dict[str, str]) -> ASGIApp
                 method, route = str(scope.get("method", "")), route_of(scope)
                 metrics.latency(method, route).observe(time.perf_counter() - started)
                 metrics.requests(method, route, str(message["status"])).inc()
-                add_headers(message, headers)
+                add_headers(message, raw)
             await send(message)
 
         await app(scope, receive, sending)

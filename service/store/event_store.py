@@ -22,6 +22,7 @@ from service.store.sqlite import BatchingRecorder, LedgerSQLiteFactory
 from service.store.troubles import Troubles
 
 T = TypeVar("T")
+QUEUE_TOPICS = frozenset(queue_topic(kind) for kind in QUEUE_EVENTS)
 
 
 class Store(Application[UUID]):
@@ -53,7 +54,7 @@ class Store(Application[UUID]):
             self.mapper.to_stored_event(event) for obj in objs for event in obj.collect_events()
         ]
         self.recorder.insert_events(stored)
-        self.changes.notify()
+        self.changes.notify(queued=any(event.topic in QUEUE_TOPICS for event in stored))
         return []
 
     def events_between(self, game_id: UUID, after: int, until: int) -> list[Recorded]:
@@ -80,6 +81,11 @@ class Store(Application[UUID]):
     def channel(self) -> str | None:
         """The channel other processes are woken on (PostgreSQL only)."""
         return self.recorder.channel_name if isinstance(self.recorder, HorizonRecorder) else None
+
+    @property
+    def origin(self) -> str | None:
+        """What this store's NOTIFYs carry, for its own process's listener to skip."""
+        return self.recorder.notifier.origin if isinstance(self.recorder, HorizonRecorder) else None
 
     @property
     def postgres(self) -> bool:
@@ -131,10 +137,9 @@ class Store(Application[UUID]):
 
     def queue_notifications(self, after: int, limit: int) -> list[Notification]:
         """Matchmaking queues' events after a log position, in log order."""
-        topics = tuple(queue_topic(kind) for kind in QUEUE_EVENTS)
         return list(
             self.recorder.select_notifications(
-                after, limit, topics=topics, inclusive_of_start=False
+                after, limit, topics=tuple(QUEUE_TOPICS), inclusive_of_start=False
             )
         )
 

@@ -77,7 +77,7 @@ def project(args: argparse.Namespace) -> int:
     ledger = Cardledger(settings)
     channel = ledger.store.channel
     listener = (
-        PostgresListener(settings.database_url, channel, ledger.store.changes)
+        PostgresListener(settings.database_url, channel, ledger.store.changes, ledger.store.origin)
         if settings.database_url and channel
         else None
     )

@@ -14,6 +14,7 @@ sent after the commit, coalesced, from its own connection.
 from __future__ import annotations
 
 import contextlib
+import secrets
 import zlib
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TypeVar
@@ -32,7 +33,7 @@ from eventsourcing.postgres import (
     PostgresDatastore,
     PostgresFactory,
 )
-from psycopg.sql import SQL, Identifier
+from psycopg.sql import SQL, Identifier, Literal
 from psycopg_pool import PoolTimeout
 from psycopg_pool.base import AttemptWithBackoff
 
@@ -319,18 +320,22 @@ class HorizonRecorder(PostgresApplicationRecorder):
 
 
 class Notifier:
-    """Sends ``NOTIFY <channel>`` after writes, from a thread of its own, one per burst.
+    """Sends ``NOTIFY <channel>, <origin>`` after writes, from a thread of its own, one per burst.
 
     A NOTIFY inside a write transaction takes a cluster-wide lock through the commit; sent on its
     own after the commit it costs one small transaction per burst of writes. Listeners treat it
-    only as "look again", and poll as well, so a lost one delays, never loses, an event.
+    only as "look again", and poll as well, so a lost one delays, never loses, an event. The
+    payload names this store (``origin``): its own process's listener skips it, as the write
+    already woke that process's readers (a second wake of every reader, each reading the log,
+    on about every command under load).
     """
 
     def __init__(
         self, connect: Callable[[], contextlib.AbstractContextManager[Any]], channel: str
     ) -> None:
         self._connect = connect
-        self._statement = SQL("NOTIFY {}").format(Identifier(channel))
+        self.origin = secrets.token_hex(8)
+        self._statement = SQL("NOTIFY {}, {}").format(Identifier(channel), Literal(self.origin))
         # A failed NOTIFY is not retried: the next write pokes again, and pollers cover the gap.
         self.worker = Worker("pg-notify", self._notify, idle=None, gap=GAP_SECONDS, eager=False)
 

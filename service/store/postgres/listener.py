@@ -43,10 +43,14 @@ def conninfo(database_url: str) -> str:
 
 
 class PostgresListener:
-    def __init__(self, database_url: str, channel: str, changes: Changes) -> None:
+    def __init__(
+        self, database_url: str, channel: str, changes: Changes, own: str | None = None
+    ) -> None:
+        """``own``: the payload of this process's NOTIFYs, skipped (its writes woke it)."""
         self._conninfo = conninfo(database_url)
         self._channel = channel
         self._changes = changes
+        self._own = own
         self._connection: psycopg.Connection[Any] | None = None
         self.worker = Worker("pg-listener", self._listen, idle=0.0, finish=self._disconnect)
 
@@ -66,8 +70,9 @@ class PostgresListener:
                 )
                 self._connection.execute(sql.SQL("LISTEN {}").format(sql.Identifier(self._channel)))
                 self._changes.notify()  # anything sent while we were not listening
-            for _ in self._connection.notifies(timeout=WAIT_SECONDS, stop_after=1):
-                self._changes.notify()
+            for notice in self._connection.notifies(timeout=WAIT_SECONDS, stop_after=1):
+                if notice.payload != self._own:
+                    self._changes.notify()
         except psycopg.Error:
             self._disconnect()
             raise

@@ -1,0 +1,59 @@
+"""The broadcast that the log may have grown: a reader of the queues alone is not woken by a
+write known to hold no queue event, and is by every other change; a process's listener skips
+the NOTIFYs of its own writes (they woke its readers already)."""
+
+from __future__ import annotations
+
+import uuid
+
+import psycopg
+from psycopg import sql
+
+from service.store.changes import Changes
+from service.store.postgres.listener import PostgresListener
+from tests.threads import wait_until
+
+
+def test_a_queue_reader_sleeps_through_game_writes_only() -> None:
+    changes = Changes()
+    woken: list[str] = []
+    changes.subscribe(lambda: woken.append("games"))
+    changes.subscribe(lambda: woken.append("queues"), queues=True)
+    changes.notify(queued=False)  # a game command of this process
+    assert woken == ["games"]
+    woken.clear()
+    changes.notify(queued=True)  # a queue event of this process
+    assert woken == ["games", "queues"]
+    woken.clear()
+    changes.notify()  # another process's NOTIFY: it may hold anything
+    assert woken == ["games", "queues"]
+
+
+def test_an_unsubscribed_reader_is_not_woken() -> None:
+    changes = Changes()
+    woken: list[str] = []
+    unsubscribe = changes.subscribe(lambda: woken.append("queues"), queues=True)
+    unsubscribe()
+    changes.notify()
+    assert woken == []
+
+
+def test_a_listener_skips_its_own_processs_notifications(postgres_database: str) -> None:
+    changes = Changes()
+    woken: list[str] = []
+    changes.subscribe(lambda: woken.append("woken"))
+    channel = f"changes_{uuid.uuid4().hex[:12]}"
+    listener = PostgresListener(postgres_database, channel, changes, own="ours")
+    listener.start()
+    try:
+        wait_until(lambda: woken, "the listener's first look after it starts listening")
+        woken.clear()
+        with psycopg.connect(postgres_database, autocommit=True) as connection:
+            notify = sql.SQL("NOTIFY {}, {}")
+            connection.execute(notify.format(sql.Identifier(channel), sql.Literal("ours")))
+            connection.execute(notify.format(sql.Identifier(channel), sql.Literal("theirs")))
+        # Delivered in the order sent: once theirs has woken it, ours was passed by already.
+        wait_until(lambda: woken, "the other process's notification")
+        assert woken == ["woken"]
+    finally:
+        listener.stop()
