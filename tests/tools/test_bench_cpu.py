@@ -51,6 +51,7 @@ totals: 189243206
 """
 
 NO_OVERHEAD = Overhead(callee=0.0, caller=0.0)
+needs_valgrind = pytest.mark.skipif(not callgrind.available(), reason="valgrind is not installed")
 
 
 def test_the_instructions_of_a_dump_are_its_totals() -> None:
@@ -60,6 +61,7 @@ def test_the_instructions_of_a_dump_are_its_totals() -> None:
         callgrind.instructions("events: Ir\n")
 
 
+@needs_valgrind
 def test_counting_only_while_switched_on(tmp_path: Path) -> None:
     output = tmp_path / "callgrind.out"
     spin = "import sys\nfor line in sys.stdin:\n    sum(range(100_000))\n    print(line, end='')\n"
@@ -146,6 +148,7 @@ def test_calibration_finds_a_profiled_call_dearer_than_nothing() -> None:
     assert overhead.callee > 0 and overhead.caller >= 0
 
 
+@needs_valgrind
 @pytest.mark.timeout(600)  # valgrind starts two servers; a busy machine makes that minutes
 def test_a_short_run_on_sqlite_gives_well_formed_figures(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]

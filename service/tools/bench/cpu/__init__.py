@@ -200,7 +200,8 @@ def stage_table(rows_by_store: dict[str, list[tuple[str, str, float]]]) -> str:
 
 def figures(quick: bool) -> list[Figure]:
     if not callgrind.available():
-        raise RuntimeError("the cpu section needs valgrind (apt-get install valgrind)")
+        print("section cpu skipped: valgrind and callgrind_control are not installed")
+        return []
     plan = QUICK if quick else FULL
     stores = [s for s in STORES if s != "postgres" or postgres_available()]
     floor = counted_bare(plan.bare_requests)
