@@ -6,7 +6,9 @@ HTTP), ``engine`` (random playouts through the rules), ``bots`` (a level-5 bot's
 a random game), ``ratings`` (how well ratings predict finishing order in a simulated population,
 beside a win-rate table), ``growth`` (replay, audit and memory as games grow) and ``live``
 (projection lag under load), ``tlog`` (commands with and without the witnessed log's sequencer,
-and the entries/s it takes). Nothing here is asserted: the test suite never times anything.
+and the entries/s it takes), ``cpu`` (instructions per command under callgrind beside a bare
+endpoint's per request, and where they go by stage). Nothing here is asserted: the test suite
+never times anything.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from pathlib import Path
 
 from service.tools.bench.figures import Figure, markdown_table, text_table
 
-SECTIONS = ("engine", "bots", "ratings", "growth", "store", "tlog", "http", "live")
+SECTIONS = ("engine", "bots", "ratings", "growth", "store", "tlog", "http", "live", "cpu")
 BEGIN = "<!-- bench:begin -->"
 END = "<!-- bench:end -->"
 

@@ -19,7 +19,8 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from typing import NamedTuple
 
 import httpx
 
@@ -50,51 +51,86 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
+class Served(NamedTuple):
+    url: str
+    process: subprocess.Popen[bytes]
+
+
 @contextlib.contextmanager
-def server(command: list[str], env: dict[str, str], ready: str) -> Iterator[str]:
-    """A server process on a free port of 127.0.0.1; yields its base URL once ``ready``
-    answers."""
+def server(
+    command: list[str],
+    env: dict[str, str],
+    ready: str,
+    launcher: Sequence[str] = (),
+    steered: bool = False,
+) -> Iterator[Served]:
+    """A server process on a free port of 127.0.0.1, run by ``launcher`` (e.g. valgrind) if
+    given; yields its base URL and the process once ``ready`` answers. ``steered``: its
+    standard input and output are pipes to us."""
     port = free_port()
     process = subprocess.Popen(
-        [sys.executable, *[part.replace("{port}", str(port)) for part in command]],
+        [*launcher, sys.executable, *[part.replace("{port}", str(port)) for part in command]],
         env={**os.environ, **env},
-        stdout=subprocess.DEVNULL,
+        stdin=subprocess.PIPE if steered else None,
+        stdout=subprocess.PIPE if steered else subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
     base = f"http://127.0.0.1:{port}"
     try:
-        give_up = time.monotonic() + 60
+        # Under valgrind or the profiler the start-up alone takes minutes on a busy machine.
+        give_up = time.monotonic() + (600 if launcher or steered else 60)
         while True:
             try:
-                if httpx.get(base + ready, timeout=1).status_code < 500:
+                if httpx.get(base + ready, timeout=5).status_code < 500:
                     break
             except httpx.TransportError:
                 pass
             if process.poll() is not None or time.monotonic() > give_up:
                 raise RuntimeError(f"{' '.join(command)} did not start")
             time.sleep(0.1)
-        yield base
+        yield Served(base, process)
     finally:
         process.terminate()
-        process.wait(timeout=30)
+        try:
+            process.wait(timeout=120)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=30)
 
 
-def cardledger(settings: Settings, workers: int) -> contextlib.AbstractContextManager[str]:
+def cardledger(
+    settings: Settings,
+    workers: int,
+    launcher: Sequence[str] = (),
+    profiled: bool = False,
+    woken_only: bool = False,
+) -> contextlib.AbstractContextManager[Served]:
+    """`cardledger serve`; if ``profiled``, under the stage profiler (stage_server.py); if
+    ``woken_only``, its background threads never poll by the clock (woken_server.py)."""
     # One client address sends the whole load: the per-client limits would stop it.
     env = {"CARDLEDGER_DATA_DIR": str(settings.data_dir), "CARDLEDGER_LIMITS": "off"}
     if settings.database_url:
         env["CARDLEDGER_DATABASE_URL"] = settings.database_url
-    command = ["-m", "service.tools.cli", "serve", "--port", "{port}", "--workers", str(workers)]
-    return server(command, env, "/ready")
+    entry = "service.tools.cli"
+    if profiled or woken_only:
+        entry = "service.tools.bench.cpu." + ("stage_server" if profiled else "woken_server")
+    command = ["-m", entry, "serve", "--port", "{port}", "--workers", str(workers)]
+    return server(command, env, "/ready", launcher, steered=profiled)
 
 
-def bare(workers: int) -> contextlib.AbstractContextManager[str]:
+def bare(workers: int, launcher: Sequence[str] = ()) -> contextlib.AbstractContextManager[Served]:
     command = ["-m", "uvicorn", "service.tools.bench.bare:app", "--port", "{port}"]
     command += ["--workers", str(workers), "--no-access-log", "--log-level", "warning"]
-    return server(command, {}, "/move")
+    return server(command, {}, "/move", launcher)
 
 
-def play(url: str, concurrency: int, quick: bool) -> LoadReport:
+class Played(NamedTuple):
+    report: LoadReport
+    client_cpu: float  # seconds of CPU the load client (this process) took to send it
+
+
+def play(url: str, concurrency: int, quick: bool) -> Played:
+    started = time.process_time()
     report = asyncio.run(
         play_games(
             url,
@@ -108,9 +144,10 @@ def play(url: str, concurrency: int, quick: bool) -> LoadReport:
             progress=False,
         )
     )
+    client_cpu = time.process_time() - started
     if report.errors:
         raise RuntimeError(f"the load met errors: {dict(report.errors)}")
-    return report
+    return Played(report, client_cpu)
 
 
 def hammered(url: str, concurrency: int, requests: int) -> LoadReport:
@@ -134,12 +171,14 @@ def config_figures(
     store: str,
     workers: int,
     concurrency: int,
-    report: LoadReport,
+    played: Played,
     floor: LoadReport,
     library: float,
     raw: tuple[float, str],
 ) -> list[Figure]:
     where = f"{store}, {workers} worker(s), {concurrency} game(s) at once"
+    report = played.report
+    requests = sum(report.counts.values())
     commands = report.commands_per_second()
     p50, p99 = ms(report, "command", 0.5), ms(report, "command", 0.99)
     return [
@@ -177,6 +216,15 @@ def config_figures(
             higher_is_better=False,
             note=f"p50 {p50:.1f} ms",
         ),
+        Figure(
+            section="http",
+            name=f"{where}: the load client's CPU per request",
+            value=1e6 * played.client_cpu / requests,
+            unit="µs",
+            baseline="wall time per request at the rate measured (the ratio: its share of a core)",
+            baseline_value=1e6 * report.wall_seconds / requests,
+            higher_is_better=False,
+        ),
     ]
 
 
@@ -185,7 +233,7 @@ def figures(quick: bool) -> list[Figure]:
     stores = [s for s in STORES if s != "postgres" or postgres_available()]
     floors = {}
     for workers in WORKERS:
-        with bare(workers) as url:
+        with bare(workers) as (url, _):
             for concurrency in CONCURRENCY:
                 floors[workers, concurrency] = hammered(url, concurrency, 500 if quick else 8000)
     found: list[Figure] = []
@@ -198,16 +246,16 @@ def figures(quick: bool) -> list[Figure]:
                 raws[concurrency] = raw_inserts(settings, concurrency, seconds)
         served: dict[tuple[int, int], LoadReport] = {}
         for workers in WORKERS:
-            with fresh_store(store) as settings, cardledger(settings, workers) as url:
+            with fresh_store(store) as settings, cardledger(settings, workers) as (url, _):
                 name = "PostgreSQL" if settings.database_url else "SQLite"
                 for concurrency in CONCURRENCY:
-                    report = play(url, concurrency, quick)
-                    served[workers, concurrency] = report
+                    played = play(url, concurrency, quick)
+                    served[workers, concurrency] = played.report
                     found += config_figures(
                         name,
                         workers,
                         concurrency,
-                        report,
+                        played,
                         floors[workers, concurrency],
                         libraries[concurrency],
                         raws[concurrency],
