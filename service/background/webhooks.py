@@ -181,10 +181,14 @@ class WebhookDeliverer:
 
 
 def webhook_runner(
-    deliverer: WebhookDeliverer, changes: Changes, leader: LeaderLock
+    deliverer: WebhookDeliverer, messages_written: Changes, leader: LeaderLock
 ) -> LeaderRunner:
-    """The runner: woken by this process's writes (and, on PostgreSQL, other processes'),
-    and polling, as a projector in another process may write messages unannounced."""
-    runner = LeaderRunner("webhooks", deliverer.catch_up, changes, leader, interval=POLL_SECONDS)
+    """The runner: woken when this process's projector has written players' messages (not by
+    every game write, which alone gives it nothing to send: its two queries per command were a
+    tenth of a command's instructions on PostgreSQL), and polling, as a projector in another
+    process may write messages unannounced."""
+    runner = LeaderRunner(
+        "webhooks", deliverer.catch_up, messages_written, leader, interval=POLL_SECONDS
+    )
     deliverer.wake = runner.worker.wake
     return runner

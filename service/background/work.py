@@ -80,7 +80,7 @@ class BackgroundWork:
         )
         self.deliverer = WebhookDeliverer(ledger.webhooks, ledger.read_models, ledger.clock)
         self.webhooks = webhook_runner(
-            self.deliverer, ledger.store.changes, LeaderLock(settings, "webhooks")
+            self.deliverer, ledger.read_models.messages_written, LeaderLock(settings, "webhooks")
         )
         channel = ledger.store.channel
         self.listener = (

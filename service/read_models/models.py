@@ -35,6 +35,7 @@ from projections.scoreboard import Scoreboard, scoreboard
 from service.read_models.pages import BoardPlace, LobbyPlace, Page, RatingPlace
 from service.read_models.rating_tables import CurrentRating, RatedGame
 from service.read_models.tables import GameRow, Running, Tables
+from service.store.changes import Changes
 from service.store.event_store import Store
 
 BATCH = 500
@@ -58,6 +59,9 @@ class ReadModels:
         self._moved = threading.Condition()  # this process moved the position
         self._holdup_reported = -HOLDUP_REPORT_SECONDS
         self._listeners: list[Callable[[], None]] = []
+        # Woken when this process has written players' messages (the webhooks' deliverer): a
+        # game write alone gives it nothing to send.
+        self.messages_written = Changes()
 
     def after_move(self, listener: Callable[[], None]) -> None:
         """Call ``listener`` each time this process has moved the rows on (live streams wake)."""
@@ -178,6 +182,8 @@ class ReadModels:
             self._moved.notify_all()
         for listener in self._listeners:
             listener()
+        if messages:
+            self.messages_written.notify()
         return len(decoded), len(batch) == BATCH
 
     def _rate(
