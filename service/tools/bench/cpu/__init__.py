@@ -8,7 +8,9 @@ bots, each move a ``GET /view`` and a ``POST /commands`` as in the "http" sectio
 a few seconds after, so the background work the commands set off (read models, log
 follower, sequencer, webhooks, queue follower) counts as well, in every thread of the process.
 The baseline is the bare litestar endpoint (bare.py) under callgrind, driven by the same client
-with 1,000 requests.
+with 1,000 requests. The same script is counted again with 8 games at once (and the bare
+endpoint with 8 clients): under load the background workers read the log once for the commands
+of many games (a wake-up folds the writes of 20 ms), so a command's share of their work falls.
 
 Under valgrind the script lasts ~50x longer than natively, so polls that go by the clock would
 be counted ~50x over, and by however long the busy machine made the run: the background workers
@@ -50,10 +52,11 @@ class Script(NamedTuple):
     bare_requests: int  # sent to the bare endpoint, counted
     settle: float  # seconds counted after the games: the background work they set off
     idle: float  # seconds counted with no request at all: what ticks meanwhile
+    at_once: int  # games (and bare clients) at once in the second count
 
 
-FULL = Script(games=16, warm_games=2, bare_requests=1000, settle=2.0, idle=3.0)
-QUICK = Script(games=2, warm_games=1, bare_requests=100, settle=0.5, idle=1.0)
+FULL = Script(games=16, warm_games=2, bare_requests=1000, settle=2.0, idle=3.0, at_once=8)
+QUICK = Script(games=2, warm_games=1, bare_requests=100, settle=0.5, idle=1.0, at_once=2)
 
 
 class Counted(NamedTuple):
@@ -64,14 +67,14 @@ class Counted(NamedTuple):
     seconds: float  # wall time counted (the games and settling)
 
 
-def script(url: str, games: int, seed: int) -> LoadReport:
+def script(url: str, games: int, seed: int, at_once: int = 1) -> LoadReport:
     report = asyncio.run(
         play_games(
             url,
             variant="open-hand",
             seats=2,
             games=games,
-            concurrency=1,
+            concurrency=at_once,
             options={},
             seed=seed,
             audit=False,
@@ -87,7 +90,7 @@ def requests_of(report: LoadReport) -> int:
     return sum(report.counts.values())
 
 
-def counted_service(store: str, plan: Script) -> Counted:
+def counted_service(store: str, plan: Script, at_once: int = 1) -> Counted:
     with tempfile.TemporaryDirectory(prefix="cardledger-callgrind-") as directory:
         output = Path(directory) / "callgrind.out"
         with (
@@ -101,7 +104,7 @@ def counted_service(store: str, plan: Script) -> Counted:
             counter = callgrind.Counter(process.pid, output)
             counter.start()
             started = time.monotonic()
-            report = script(url, plan.games, SCRIPT_SEED)
+            report = script(url, plan.games, SCRIPT_SEED, at_once)
             time.sleep(plan.settle)
             seconds = time.monotonic() - started
             used = counter.dump()
@@ -112,15 +115,15 @@ def counted_service(store: str, plan: Script) -> Counted:
     return Counted(used, report.counts["command"], requests_of(report), idle, seconds)
 
 
-def counted_bare(requests: int) -> Counted:
+def counted_bare(requests: int, at_once: int = 1) -> Counted:
     with tempfile.TemporaryDirectory(prefix="cardledger-callgrind-") as directory:
         output = Path(directory) / "callgrind.out"
         with bare(1, callgrind.launcher(output)) as (url, process):
-            hammered(url, 1, max(50, requests // 10))
+            hammered(url, at_once, max(50, requests // 10))
             counter = callgrind.Counter(process.pid, output)
             counter.start()
             started = time.monotonic()
-            report = hammered(url, 1, requests)
+            report = hammered(url, at_once, requests)
             seconds = time.monotonic() - started
             used = counter.dump()
             counter.stop()
@@ -159,20 +162,27 @@ def store_name(store: str) -> str:
     return "PostgreSQL" if store == "postgres" else "SQLite"
 
 
-def store_figures(store: str, counted: Counted, floor: Counted, games: int) -> list[Figure]:
+def store_figures(
+    store: str, counted: Counted, floor: Counted, games: int, at_once: int = 1
+) -> list[Figure]:
+    played = "one after another" if at_once == 1 else f"{at_once} at once"
     script_words = (
-        f"{games} games one after another, {counted.commands} commands, {counted.requests} "
+        f"{games} games {played}, {counted.commands} commands, {counted.requests} "
         f"requests with the views and set-up, counted over {counted.seconds:.0f} s"
     )
-    baseline = f"bare litestar POST under callgrind, same client: per request ({floor.requests})"
+    clients = "" if at_once == 1 else f", {at_once} clients"
+    baseline = (
+        f"bare litestar POST under callgrind, same client{clients}: per request ({floor.requests})"
+    )
     measures = (
         ("instructions per command, everything counted", counted.commands, script_words),
         ("instructions per request (views, commands, set-up)", counted.requests, ""),
     )
+    games_at_once = "" if at_once == 1 else f", {at_once} games at once"
     return [
         Figure(
             section="cpu",
-            name=f"{store_name(store)}: {what}",
+            name=f"{store_name(store)}{games_at_once}: {what}",
             value=counted.instructions / per,
             unit="instr",
             baseline=baseline,
@@ -205,6 +215,7 @@ def figures(quick: bool) -> list[Figure]:
     plan = QUICK if quick else FULL
     stores = [s for s in STORES if s != "postgres" or postgres_available()]
     floor = counted_bare(plan.bare_requests)
+    loaded_floor = counted_bare(plan.bare_requests, plan.at_once)
     found: list[Figure] = []
     rows: dict[str, list[tuple[str, str, float]]] = {}
     for store in stores:
@@ -216,6 +227,8 @@ def figures(quick: bool) -> list[Figure]:
             flush=True,
         )
         found += store_figures(store, counted, floor, plan.games)
+        loaded = counted_service(store, plan, plan.at_once)
+        found += store_figures(store, loaded, loaded_floor, plan.games, plan.at_once)
         seconds, background = profiled_stages(store, plan)
         per_command = counted.instructions / counted.commands
         rows[store] = table(seconds, per_command)
