@@ -14,7 +14,7 @@ from typing import Any, Protocol
 from eventsourcing.persistence import Notification
 
 from domain.aggregate import Recorded
-from service.store.event_store import Store
+from service.store.event_store import QUEUE_TOPICS, Store
 from service.worker import Worker
 
 BATCH = 500
@@ -60,7 +60,7 @@ class LogFollower:
         # ``step`` is looked up at each run, so a caller may wrap it (the live benchmark does).
         name = "queue-follower" if queues else "log-follower"
         self.worker = Worker(name, lambda: self.step(), idle=poll, gap=gap)
-        store.changes.subscribe(self.worker.wake, queues=queues)
+        store.changes.subscribe(self.worker.wake, topics=QUEUE_TOPICS if queues else None)
 
     def start(self) -> None:
         self.worker.start()

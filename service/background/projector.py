@@ -8,7 +8,7 @@ only saves the others from folding every event for nothing.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 
 from service.read_models.models import ReadModels
 from service.store.changes import Changes
@@ -32,12 +32,14 @@ class LeaderRunner:
         *,
         interval: float = 0.2,
         gap: float = 0.02,
+        topics: Collection[str] | None = None,
     ) -> None:
+        """``topics``: woken only by writes that may hold events of these (all, if None)."""
         self.leader = leader
         self._catch_up = catch_up
         # Under load a write lands every millisecond: the gap folds batches, not one per write.
         self.worker = Worker(name, self.step, idle=interval, gap=gap, finish=leader.release)
-        changes.subscribe(self.worker.wake)
+        changes.subscribe(self.worker.wake, topics=topics)
 
     def start(self) -> None:
         self.worker.start()

@@ -8,12 +8,13 @@ batch's transaction (``service/application/log/sequencer.py``).
 
 from __future__ import annotations
 
-from service.application.log.sequencer import LogSequencer
+from service.application.log.sequencer import TOPICS, LogSequencer
 from service.background.projector import LeaderRunner
 from service.store.changes import Changes
 from service.store.locks import LeaderLock
 
 
 def sequencer_runner(sequencer: LogSequencer, changes: Changes, leader: LeaderLock) -> LeaderRunner:
-    """The runner; between checkpoints it sleeps until the next falls due."""
-    return LeaderRunner("sequencer", sequencer.catch_up, changes, leader)
+    """The runner; between checkpoints it sleeps until the next falls due. Woken only by writes
+    that may create or end a game (the others give it no entry to append), and polling."""
+    return LeaderRunner("sequencer", sequencer.catch_up, changes, leader, topics=TOPICS)

@@ -54,7 +54,7 @@ class Store(Application[UUID]):
             self.mapper.to_stored_event(event) for obj in objs for event in obj.collect_events()
         ]
         self.recorder.insert_events(stored)
-        self.changes.notify(queued=any(event.topic in QUEUE_TOPICS for event in stored))
+        self.changes.notify({event.topic for event in stored})
         return []
 
     def events_between(self, game_id: UUID, after: int, until: int) -> list[Recorded]:

@@ -12,6 +12,7 @@ from projections.transparency.entries import GameCreatedEntry, decode
 from projections.transparency.merkle import Tree, verify_consistency
 from projections.transparency.notes import Policy, SignedNote
 from service.application import Cardledger
+from service.application.log.sequencer import TOPICS
 from service.settings import Settings
 from tests.in_process import new_game, players
 
@@ -106,3 +107,16 @@ def test_a_new_process_continues_the_tree_exactly(settings: Settings) -> None:
         assert second.log.tables.checkpoint(first_size) is not None, "each checkpoint is kept"
     finally:
         second.close()
+
+
+def test_only_writes_that_create_or_end_a_game_wake_the_sequencer(ledger: Cardledger) -> None:
+    """The others give it no entry to append (it polls as well)."""
+    woken: list[int] = []
+    ledger.store.changes.subscribe(lambda: woken.append(1), topics=TOPICS)
+    first, second = players(ledger, 2)
+    game_id = new_game(ledger, first)  # its creation: an entry
+    assert len(woken) == 1
+    ledger.commands.join(second, game_id, client_seed="", idempotency=None)
+    assert len(woken) == 1  # a seat taken, the game started and dealt: nothing to append
+    ledger.commands.send(first, game_id, {"type": "leave"}, idempotency=None, if_match=None)
+    assert len(woken) == 2  # the game ended (a forfeit): an entry

@@ -1,6 +1,7 @@
-"""The broadcast that the log may have grown: a reader of the queues alone is not woken by a
-write known to hold no queue event, and is by every other change; a process's listener skips
-the NOTIFYs of its own writes (they woke its readers already)."""
+"""The broadcast that the log may have grown: a reader of a few topics alone (the queues, the
+witnessed log's sequencer) is not woken by a write known to hold none of them, and is by every
+other change; a process's listener skips the NOTIFYs of its own writes (they woke its readers
+already)."""
 
 from __future__ import annotations
 
@@ -14,15 +15,15 @@ from service.store.postgres.listener import PostgresListener
 from tests.threads import wait_until
 
 
-def test_a_queue_reader_sleeps_through_game_writes_only() -> None:
+def test_a_reader_of_some_topics_sleeps_through_writes_of_others_only() -> None:
     changes = Changes()
     woken: list[str] = []
     changes.subscribe(lambda: woken.append("games"))
-    changes.subscribe(lambda: woken.append("queues"), queues=True)
-    changes.notify(queued=False)  # a game command of this process
+    changes.subscribe(lambda: woken.append("queues"), topics={"Queued", "Left"})
+    changes.notify({"CardPlayed", "TrickTaken"})  # a game command of this process
     assert woken == ["games"]
     woken.clear()
-    changes.notify(queued=True)  # a queue event of this process
+    changes.notify({"Queued"})  # a queue event of this process
     assert woken == ["games", "queues"]
     woken.clear()
     changes.notify()  # another process's NOTIFY: it may hold anything
@@ -32,7 +33,7 @@ def test_a_queue_reader_sleeps_through_game_writes_only() -> None:
 def test_an_unsubscribed_reader_is_not_woken() -> None:
     changes = Changes()
     woken: list[str] = []
-    unsubscribe = changes.subscribe(lambda: woken.append("queues"), queues=True)
+    unsubscribe = changes.subscribe(lambda: woken.append("queues"), topics={"Queued"})
     unsubscribe()
     changes.notify()
     assert woken == []
