@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
@@ -79,10 +80,20 @@ class WebhookDeliverer:
         self._busy: set[str] = set()  # players whose webhook a thread of the pool is visiting
         self._lock = threading.Lock()
         self.wake: Callable[[], None] = lambda: None  # the runner's, once it has one
+        self._next_look = 0.0  # time.monotonic() of the next look for any webhook at all
+        self._registered = True  # whether the last look found one
 
     def catch_up(self) -> float:
         """Hand the webhooks due to the pool, each to one thread at a time (its messages go
         in order); the seconds until the next pass."""
+        now = time.monotonic()
+        if now >= self._next_look:
+            self._next_look = now + POLL_SECONDS
+            self._registered = self._webhooks.tables.any_active()
+        if not self._registered:
+            # Woken by new messages, but nobody had a webhook at the last look: nothing to send
+            # (most deployments have none; a webhook registered since is found within a poll).
+            return self._next_look - now
         for row in self._webhooks.tables.due(self._clock(), WEBHOOKS_PER_PASS):
             with self._lock:
                 if row.player_id in self._busy or len(self._busy) >= AT_ONCE:

@@ -214,6 +214,14 @@ class WebhookTables:
             cursor.execute(self._sql(query), (ACTIVE, _stamp(now)))
             return [_row(found) for found in cursor.fetchall()]
 
+    def any_active(self) -> bool:
+        """Whether any webhook is active (so that messages may be due)."""
+        with self._reading() as cursor:
+            cursor.execute(
+                self._sql("SELECT 1 FROM {webhooks} WHERE state = {p} LIMIT 1"), (ACTIVE,)
+            )
+            return cursor.fetchone() is not None
+
     def soonest_retry(self) -> datetime | None:
         """When the next waiting retry of an active webhook falls due, if one waits."""
         query = (
