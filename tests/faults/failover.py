@@ -25,13 +25,8 @@ a node that refuses) and one API node and the primary are SIGKILLed at once. Aft
 from __future__ import annotations
 
 import argparse
-import contextlib
 import itertools
-import os
-import signal
 import socket
-import subprocess
-import sys
 import tempfile
 import threading
 import time
@@ -52,14 +47,11 @@ from service.tools.hosts import Hosts
 from tests.api.test_stream import sse
 from tests.client import next_page
 from tests.faults import failover_deadlines
+from tests.faults.api_nodes import API_NODES, api_nodes
 from tests.faults.crash_ledger import Answer, Outcome, Receipt, bot, check, play
-from tests.faults.proxy import FaultyProxy
 from tests.servers import (
     free_port,
     running_server,
-    start_process,
-    stop_process,
-    wait_until_ready,
 )
 from tests.threads import BOUND, finished, wait_until
 
@@ -74,8 +66,6 @@ FAULTS = {
     "cut": "primary's network cut",
     "nodes": "an API node and the primary SIGKILLed (API nodes on hosts)",
 }
-API_NODES = ("api1", "api2")
-API_PORT = 8000  # on each API node's own address
 
 
 class Drill(msgspec.Struct, kw_only=True):
@@ -318,49 +308,6 @@ def run(
         drill.old_primary_state = cluster.state(old_primary) or "unknown"
         drill.rejoined = drill.old_primary_state == "secondary"
     return drill
-
-
-class ApiNodes:
-    """`cardledger serve` on hosts of their own, behind one balancer on 127.0.0.1."""
-
-    def __init__(self, base: str, processes: dict[str, subprocess.Popen[bytes]]) -> None:
-        self.base = base
-        self.processes = processes
-
-    def kill(self, name: str) -> None:
-        """SIGKILL the node's server, as when its machine dies."""
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(self.processes[name].pid, signal.SIGKILL)
-
-
-@contextmanager
-def api_nodes(settings: Settings, folder: Path, hosts: Hosts) -> Iterator[ApiNodes]:
-    processes: dict[str, subprocess.Popen[bytes]] = {}
-    targets = []
-    env = {**os.environ, "CARDLEDGER_LIMITS": "off"}
-    env["CARDLEDGER_DATABASE_URL"] = str(settings.database_url)
-    env["CARDLEDGER_LOG_KEY"] = str(folder / "log-key.pem")  # one log, one key: the first makes it
-    try:
-        for name in API_NODES:
-            address = hosts.add(name)
-            data = folder / name
-            data.mkdir()
-            command = [*hosts.inside(name), sys.executable, "-m", "service.tools.cli", "serve"]
-            command += ["--host", address, "--port", str(API_PORT)]
-            processes[name] = start_process(
-                command, env={**env, "CARDLEDGER_DATA_DIR": str(data)}, log=data / "serve.log"
-            )
-            targets.append((address, API_PORT))
-        for name, (address, port) in zip(API_NODES, targets, strict=True):
-            wait_until_ready(f"http://{address}:{port}", processes[name])
-        balancer = FaultyProxy(*targets)
-        try:
-            yield ApiNodes(f"http://127.0.0.1:{balancer.port}", processes)
-        finally:
-            balancer.close()
-    finally:
-        for process in processes.values():
-            stop_process(process)
 
 
 def lobby_matches_log(base: str, receipts: list[Receipt]) -> bool:

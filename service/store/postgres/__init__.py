@@ -14,7 +14,6 @@ sent after the commit, coalesced, from its own connection.
 from __future__ import annotations
 
 import contextlib
-import secrets
 import zlib
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TypeVar
@@ -33,22 +32,21 @@ from eventsourcing.postgres import (
     PostgresDatastore,
     PostgresFactory,
 )
-from psycopg.sql import SQL, Identifier, Literal
+from psycopg.sql import SQL, Identifier
 from psycopg_pool import PoolTimeout
 from psycopg_pool.base import AttemptWithBackoff
 
 from service.store.budget import left
 from service.store.holdup import Holdup
+from service.store.postgres.listener import Notifier
 from service.store.postgres.watchdog import StatementTimeout, Watchdog
 from service.store.ranges import version_range
 from service.store.troubles import UNHEARD, Troubles
-from service.worker import Worker
 
 T = TypeVar("T")
 
 POSITION_BITS = 20  # events per transaction: at most 2**20
 MAX_BATCH = 1 << POSITION_BITS
-GAP_SECONDS = 0.005  # between two NOTIFYs
 MEMOISED_INSERTS = 64  # insert statements kept, by their number of events
 RECONNECT_SECONDS = 0.5  # between two attempts to replace a lost pooled connection
 XID_WRAP = 1 << 32  # pg_locks gives 32-bit transaction ids; ours carry the epoch above them
@@ -317,38 +315,6 @@ class HorizonRecorder(PostgresApplicationRecorder):
     def close(self) -> None:
         self.notifier.stop()
         self.watchdog.stop()
-
-
-class Notifier:
-    """Sends ``NOTIFY <channel>, <origin>`` after writes, from a thread of its own, one per burst.
-
-    A NOTIFY inside a write transaction takes a cluster-wide lock through the commit; sent on its
-    own after the commit it costs one small transaction per burst of writes. Listeners treat it
-    only as "look again", and poll as well, so a lost one delays, never loses, an event. The
-    payload names this store (``origin``): its own process's listener skips it, as the write
-    already woke that process's readers (a second wake of every reader, each reading the log,
-    on about every command under load).
-    """
-
-    def __init__(
-        self, connect: Callable[[], contextlib.AbstractContextManager[Any]], channel: str
-    ) -> None:
-        self._connect = connect
-        self.origin = secrets.token_hex(8)
-        self._statement = SQL("NOTIFY {}, {}").format(Identifier(channel), Literal(self.origin))
-        # A failed NOTIFY is not retried: the next write pokes again, and pollers cover the gap.
-        self.worker = Worker("pg-notify", self._notify, idle=None, gap=GAP_SECONDS, eager=False)
-
-    def poke(self) -> None:
-        self.worker.start()
-        self.worker.wake()
-
-    def stop(self) -> None:
-        self.worker.stop()
-
-    def _notify(self) -> None:
-        with self._connect() as connection:
-            connection.execute(self._statement)
 
 
 @contextlib.contextmanager

@@ -1,21 +1,24 @@
-"""Wake-ups from other processes: LISTEN on the events table's channel (PostgreSQL only).
-
-Writers NOTIFY after their commits (see service/store/postgres/__init__.py); a notification only
-says "look again": readers then read the log itself, never trusting a notification's content.
+"""Wake-ups between processes (PostgreSQL only): writers NOTIFY on the events table's channel
+after their commits, and every process LISTENs on it. A notification only says "look again":
+readers then read the log itself, never trusting a notification's content.
 """
 
 from __future__ import annotations
 
 import contextlib
+import secrets
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import psycopg
 from psycopg import sql
+from psycopg.sql import SQL, Identifier, Literal
 
 from service.store.changes import Changes
 from service.worker import Worker
 
+GAP_SECONDS = 0.005  # between two NOTIFYs
 WAIT_SECONDS = 1.0  # how long one step listens before it looks at whether to stop
 # A server whose network is cut sends nothing, not even a reset: without these a LISTEN or a
 # leader's lock check on it waited minutes for TCP to give up (the failover drill's network
@@ -82,3 +85,35 @@ class PostgresListener:
             with contextlib.suppress(psycopg.Error):
                 self._connection.close()
             self._connection = None
+
+
+class Notifier:
+    """Sends ``NOTIFY <channel>, <origin>`` after writes, from a thread of its own, one per burst.
+
+    A NOTIFY inside a write transaction takes a cluster-wide lock through the commit; sent on its
+    own after the commit it costs one small transaction per burst of writes. Listeners treat it
+    only as "look again", and poll as well, so a lost one delays, never loses, an event. The
+    payload names this store (``origin``): its own process's listener skips it, as the write
+    already woke that process's readers (a second wake of every reader, each reading the log,
+    on about every command under load).
+    """
+
+    def __init__(
+        self, connect: Callable[[], contextlib.AbstractContextManager[Any]], channel: str
+    ) -> None:
+        self._connect = connect
+        self.origin = secrets.token_hex(8)
+        self._statement = SQL("NOTIFY {}, {}").format(Identifier(channel), Literal(self.origin))
+        # A failed NOTIFY is not retried: the next write pokes again, and pollers cover the gap.
+        self.worker = Worker("pg-notify", self._notify, idle=None, gap=GAP_SECONDS, eager=False)
+
+    def poke(self) -> None:
+        self.worker.start()
+        self.worker.wake()
+
+    def stop(self) -> None:
+        self.worker.stop()
+
+    def _notify(self) -> None:
+        with self._connect() as connection:
+            connection.execute(self._statement)
