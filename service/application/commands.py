@@ -79,9 +79,9 @@ class GameCommands:
         writes: UnitOfWork,
         telemetry: Telemetry,
         clock: Callable[[], datetime],
-        views: RenderedViews | None = None,
+        views: RenderedViews,
     ) -> None:
-        self._views = views or RenderedViews()
+        self._views = views
         self._writes = writes
         self._telemetry = telemetry
         self._clock = clock

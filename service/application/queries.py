@@ -117,9 +117,9 @@ class GameQueries:
         *,
         wait_for_read_models: bool,
         standby: tuple[StandbyReads, Tables] | None = None,
-        views: RenderedViews | None = None,
+        views: RenderedViews,
     ) -> None:
-        self.views = views or RenderedViews()
+        self.views = views
         self._store = store
         self._standby = standby
         self._games = games

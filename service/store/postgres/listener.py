@@ -13,7 +13,6 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import psycopg
 from psycopg import sql
-from psycopg.sql import SQL, Identifier, Literal
 
 from service.store.changes import Changes
 from service.worker import Worker
@@ -103,7 +102,8 @@ class Notifier:
     ) -> None:
         self._connect = connect
         self.origin = secrets.token_hex(8)
-        self._statement = SQL("NOTIFY {}, {}").format(Identifier(channel), Literal(self.origin))
+        notify = sql.SQL("NOTIFY {}, {}")
+        self._statement = notify.format(sql.Identifier(channel), sql.Literal(self.origin))
         # A failed NOTIFY is not retried: the next write pokes again, and pollers cover the gap.
         self.worker = Worker("pg-notify", self._notify, idle=None, gap=GAP_SECONDS, eager=False)
 
