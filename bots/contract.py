@@ -10,7 +10,7 @@ move, same command.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final, Protocol
+from typing import Any, Final, Protocol, TypeVar
 
 import msgspec
 
@@ -96,3 +96,16 @@ class Random:
 
     def choose(self, view: View, draw: Draw) -> Command:
         return uniform(moves(view), draw)
+
+
+class Ordered(Protocol):
+    def __gt__(self, other: Any, /) -> bool: ...
+
+
+Placing = TypeVar("Placing", bound=Ordered)
+
+
+def placed_above(mine: Placing, other: Placing) -> float:
+    """One seat's standing against another's: 1 above, ½ level, 0 below (a search's value, a
+    duel's share)."""
+    return 1.0 if mine > other else 0.5 if mine == other else 0.0

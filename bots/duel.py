@@ -19,7 +19,7 @@ from typing import Any
 
 import msgspec
 
-from bots.contract import Player
+from bots.contract import Player, placed_above
 from bots.table import bot_seed, new_game, play_out
 from domain.variant import Outcome
 from domain.variants import variant_by_id
@@ -75,7 +75,7 @@ def cross_share(placing: Sequence[tuple[bool, int]], seating: Sequence[bool]) ->
     """The strong side's share of the strong-against-weak pairs of one game."""
     strong = [placing[seat] for seat, is_strong in enumerate(seating) if is_strong]
     weak = [placing[seat] for seat, is_strong in enumerate(seating) if not is_strong]
-    points = sum(1.0 if s > w else 0.5 if s == w else 0.0 for s in strong for w in weak)
+    points = sum(placed_above(s, w) for s in strong for w in weak)
     return points / (len(strong) * len(weak))
 
 

@@ -22,7 +22,7 @@ from typing import Any, Protocol
 
 import msgspec
 
-from bots.contract import Player, moves, uniform
+from bots.contract import Player, moves, placed_above, uniform
 from domain import game
 from domain.choices import Choice, command_at, representatives
 from domain.commands import Command
@@ -59,7 +59,7 @@ def value(rules: Variant[Any, Any], table: Any, seat: int) -> float:
     if not others:
         return 1.0
     mine = key(seat)
-    beaten = sum(1.0 if mine > key(o) else 0.5 if mine == key(o) else 0.0 for o in others)
+    beaten = sum(placed_above(mine, key(o)) for o in others)
     return beaten / len(others)
 
 

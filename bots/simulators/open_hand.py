@@ -3,7 +3,9 @@ so the highest card of a trick is the largest int."""
 
 from __future__ import annotations
 
+from bots.contract import placed_above
 from bots.ismcts import Dice
+from bots.worlds.open_hand import leader_of
 from domain.cards import standard_deck
 from domain.commands import Command, PlayCard
 from domain.variants.open_hand.rules import strength
@@ -87,11 +89,7 @@ class OpenHandPosition:
         others = len(seated) - 1
         for seat in seated:
             mine = points[seat]
-            beaten = sum(
-                1.0 if mine > points[o] else 0.5 if mine == points[o] else 0.0
-                for o in seated
-                if o != seat
-            )
+            beaten = sum(placed_above(mine, points[o]) for o in seated if o != seat)
             found[seat] = beaten / others
         return found
 
@@ -120,12 +118,7 @@ class OpenHandWorlds:
         self.own = sorted(INDEX[card] for card in view.hand)
         self.sizes = view.hand_sizes
         self.dealt = sum(size for seat, size in enumerate(self.sizes) if seat != view.seat)
-        if table.trick:
-            self.leader = table.trick[0].seat
-        elif table.tricks and table.tricks[-1].winner is not None:
-            self.leader = table.tricks[-1].winner
-        else:
-            self.leader = 0 if table.leader is None else table.leader
+        self.leader = leader_of(table)
         self.seated = [seat.seat for seat in view.seats if not seat.left]
         self.points = list(view.scores)
         self.plays = [(play.seat, INDEX[play.card]) for play in table.trick]

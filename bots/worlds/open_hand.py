@@ -12,6 +12,16 @@ from domain.variants.open_hand.view import OpenHandView
 from projections.views import View
 
 
+def leader_of(table: OpenHandView) -> int:
+    """Who leads the trick in play: its first card's seat, else the last trick's winner, else
+    the hand's first leader."""
+    if table.trick:
+        return table.trick[0].seat
+    if table.tricks and table.tricks[-1].winner is not None:
+        return table.tricks[-1].winner
+    return 0 if table.leader is None else table.leader
+
+
 class OpenHandWorld:
     def sample(self, view: View, draw: Draw) -> GameState:
         table = view.table
@@ -20,18 +30,13 @@ class OpenHandWorld:
         pool = unseen(standard_deck(), view.hand, played, table.first_leader_draws)
         others = {s: n for s, n in enumerate(view.hand_sizes) if s != view.seat}
         hands = {**deal(pool, others, draw), view.seat: view.hand}
-        leader = 0 if table.leader is None else table.leader
-        if table.trick:
-            leader = table.trick[0].seat
-        elif table.tricks and table.tricks[-1].winner is not None:
-            leader = table.tricks[-1].winner
         sampled = OpenHandTable(
             options=table.options,
             seat_count=view.seat_count,
             hands=tuple(hands[seat] for seat in range(view.seat_count)),
             left=tuple(seat.left for seat in view.seats),
             points=view.scores,
-            leader=leader,
+            leader=leader_of(table),
             plays=table.trick,
             tricks=table.tricks,
             draws=table.first_leader_draws,
