@@ -3,7 +3,7 @@ id order after the one the client saw last.
 
 Streams do not poll the store each on their own. One worker per process (``Newsroom``) reads
 which players have messages past the newest position it has seen, at most every quarter
-second while someone listens and at once when this process's projector moves the rows on, and
+second while someone listens and at once when this process's projector writes messages, and
 wakes only those players' streams; a woken stream reads its own messages after its last id.
 A stream listens before its first read, so a wake between that read and its wait is not lost.
 """
@@ -41,7 +41,7 @@ class Newsroom:
         self._lock = threading.Lock()
         self._seen: int | None = None  # the newest position read; None while nobody listens
         self.worker = Worker("player-messages", self.step, idle=POLL_SECONDS)
-        read_models.after_move(self.worker.wake)
+        read_models.messages_written.subscribe(self.worker.wake)
 
     def streams(self) -> int:
         with self._lock:

@@ -17,7 +17,6 @@ import logging
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable
 from typing import Any
 from uuid import UUID
 
@@ -58,14 +57,9 @@ class ReadModels:
         self._lock = threading.Lock()
         self._moved = threading.Condition()  # this process moved the position
         self._holdup_reported = -HOLDUP_REPORT_SECONDS
-        self._listeners: list[Callable[[], None]] = []
-        # Woken when this process has written players' messages (the webhooks' deliverer): a
-        # game write alone gives it nothing to send.
+        # Those who act on players' messages (live player streams, the webhooks' deliverer) are
+        # woken when this process has written some: most moves of the rows write none.
         self.messages_written = Changes()
-
-    def after_move(self, listener: Callable[[], None]) -> None:
-        """Call ``listener`` each time this process has moved the rows on (live streams wake)."""
-        self._listeners.append(listener)
 
     # --- following the log -----------------------------------------------------------------------
 
@@ -180,8 +174,6 @@ class ReadModels:
         self._remember(folded)
         with self._moved:
             self._moved.notify_all()
-        for listener in self._listeners:
-            listener()
         if messages:
             self.messages_written.notify()
         return len(decoded), len(batch) == BATCH
