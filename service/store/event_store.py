@@ -93,12 +93,12 @@ class Store(Application[UUID]):
 
     @contextlib.contextmanager
     def reading(self) -> Iterator[Any]:
-        """A cursor to read on, in a transaction rolled back at the end; on PostgreSQL, a
+        """A cursor to read on, in a transaction that writes nothing; on PostgreSQL, a
         connection of the recorder's, under its watchdog and the request's store budget."""
         recorder = self.writer
         if isinstance(recorder, HorizonRecorder):
-            with recorder.connection() as connection, connection.transaction(force_rollback=True):
-                yield connection.cursor()
+            with recorder.reading() as cursor:
+                yield cursor
         else:
             with recorder.datastore.transaction(commit=False) as cursor:
                 yield cursor

@@ -11,8 +11,7 @@ its compare-and-set rather than append twice.
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 import msgspec
@@ -43,7 +42,6 @@ class LogEntry(msgspec.Struct, frozen=True):
 class LogTables:
     def __init__(self, store: Store) -> None:
         datastore: Any = store.recorder.datastore  # type: ignore[attr-defined]
-        self._datastore = datastore
         self._store = store
         prefix = f'"{datastore.schema}".' if store.postgres else ""
         self._names = {
@@ -58,11 +56,6 @@ class LogTables:
 
     def _sql(self, text: str) -> str:
         return text.format(**self._names)
-
-    @contextlib.contextmanager
-    def _reading(self) -> Iterator[Any]:
-        with self._datastore.transaction(commit=False) as cursor:
-            yield cursor
 
     def _create(self, cursor: Any) -> None:
         for table in (
@@ -145,7 +138,7 @@ class LogTables:
     # --- reads -----------------------------------------------------------------------------------
 
     def sequenced(self) -> Sequenced:
-        with self._reading() as cursor:
+        with self._store.reading() as cursor:
             cursor.execute(self._sql("SELECT position, size FROM {state} WHERE name = {p}"), (LOG,))
             row = cursor.fetchone()
         return Sequenced(int(row["position"]), int(row["size"]))
@@ -158,7 +151,7 @@ class LogTables:
         return self._checkpoint("WHERE size = {p}", (size,))
 
     def _checkpoint(self, clause: str, params: tuple[int, ...]) -> StoredCheckpoint | None:
-        with self._reading() as cursor:
+        with self._store.reading() as cursor:
             cursor.execute(
                 self._sql(f"SELECT size, note, signed_at FROM {{checkpoints}} {clause}"), params
             )
@@ -172,7 +165,7 @@ class LogTables:
     def nodes(self, level: int, first: int, count: int) -> list[bytes]:
         """The hashes at ``level``, indexes ``first`` to ``first + count - 1`` (fewer if the tree
         does not hold them all yet)."""
-        with self._reading() as cursor:
+        with self._store.reading() as cursor:
             cursor.execute(
                 self._sql(
                     "SELECT hash FROM {nodes} WHERE level = {p} AND idx >= {p} AND idx < {p}"
@@ -183,7 +176,7 @@ class LogTables:
             return [bytes(row["hash"]) for row in cursor.fetchall()]
 
     def entries(self, first: int, count: int) -> list[bytes]:
-        with self._reading() as cursor:
+        with self._store.reading() as cursor:
             cursor.execute(
                 self._sql(
                     "SELECT entry FROM {entries} WHERE idx >= {p} AND idx < {p} ORDER BY idx"
@@ -193,7 +186,7 @@ class LogTables:
             return [bytes(row["entry"]) for row in cursor.fetchall()]
 
     def entries_of(self, game_id: str) -> list[LogEntry]:
-        with self._reading() as cursor:
+        with self._store.reading() as cursor:
             cursor.execute(
                 self._sql("SELECT idx, entry FROM {entries} WHERE game_id = {p} ORDER BY idx"),
                 (game_id,),
@@ -202,7 +195,7 @@ class LogTables:
 
     def cosignatures(self, size: int) -> list[str]:
         """The cosignature lines kept for the checkpoint of ``size``, by witness name."""
-        with self._reading() as cursor:
+        with self._store.reading() as cursor:
             cursor.execute(
                 self._sql("SELECT line FROM {cosignatures} WHERE size = {p} ORDER BY witness"),
                 (size,),
@@ -211,7 +204,7 @@ class LogTables:
 
     def cosigned_size(self, witness: str) -> int | None:
         """The largest checkpoint ``witness`` has cosigned, as far as the log knows."""
-        with self._reading() as cursor:
+        with self._store.reading() as cursor:
             cursor.execute(
                 self._sql("SELECT MAX(size) AS size FROM {cosignatures} WHERE witness = {p}"),
                 (witness,),

@@ -4,7 +4,7 @@ The library's recorder takes `LOCK TABLE ... IN EXCLUSIVE MODE` and sends a NOTI
 write so that notification ids become visible in the order they were issued; both serialise all
 writers. Here a transaction's events take the ids ``xid << 20 | position`` from its own
 transaction id, with no lock, and a reader only returns ids below the oldest *writer of the events
-table* still in flight (see ``WRITERS_IN_FLIGHT``), so a reader that moves past an id can never
+table* still in flight (see ``OLDEST_WRITER``), so a reader that moves past an id can never
 see a lower one appear later. Not the snapshot's ``xmin``: that waits for every transaction of the
 cluster, and one session left open anywhere froze the read side. Readers lag by the oldest writer
 in flight (milliseconds: ours are single statements), and other processes are woken by a NOTIFY
@@ -38,6 +38,7 @@ from psycopg_pool.base import AttemptWithBackoff
 
 from service.store.budget import left
 from service.store.holdup import Holdup
+from service.store.postgres.horizon import OLDEST_WRITER, WRITERS_IN_FLIGHT
 from service.store.postgres.listener import Notifier
 from service.store.postgres.watchdog import StatementTimeout, Watchdog
 from service.store.ranges import version_range
@@ -49,40 +50,6 @@ POSITION_BITS = 20  # events per transaction: at most 2**20
 MAX_BATCH = 1 << POSITION_BITS
 MEMOISED_INSERTS = 64  # insert statements kept, by their number of events
 RECONNECT_SECONDS = 0.5  # between two attempts to replace a lost pooled connection
-XID_WRAP = 1 << 32  # pg_locks gives 32-bit transaction ids; ours carry the epoch above them
-
-# The writers of the events table still in flight: every INSERT holds the table's
-# RowExclusiveLock from the start of its statement, before its transaction has an id, until it
-# ends. One statement, so its snapshot is taken before pg_locks is read: every id below the
-# snapshot's ``xmax`` had ended or was running then; a writer seen with its id holds the horizon
-# at that id; one seen without an id yet, or not seen at all, gets a newer one; one that ended in
-# between has committed (or rolled back) before the read that follows. Ids in pg_locks are 32
-# bits: each is placed in the epoch of ``xmax``, less than 2**31 from it either way (``ahead``).
-WRITERS_IN_FLIGHT = """
-WITH snap AS (SELECT pg_snapshot_xmax(pg_current_snapshot())::text::bigint AS xmax),
-writers AS (
-    SELECT held.transactionid::text::bigint AS xid, held.pid,
-           EXTRACT(EPOCH FROM clock_timestamp() - activity.xact_start) AS open_seconds,
-           activity.state, activity.application_name, activity.query
-    FROM pg_locks AS writing
-    JOIN pg_locks AS held
-      ON held.virtualtransaction = writing.virtualtransaction AND held.locktype = 'transactionid'
-    LEFT JOIN pg_stat_activity AS activity ON activity.pid = held.pid
-    WHERE writing.locktype = 'relation' AND writing.mode = 'RowExclusiveLock'
-      AND writing.relation = %(table)s::regclass
-      AND writing.database = (SELECT oid FROM pg_database WHERE datname = current_database())
-),
-placed AS (
-    SELECT ((writers.xid - snap.xmax) %% {wrap} + {wrap}) %% {wrap} AS ahead, writers.*
-    FROM snap, writers
-)
-SELECT snap.xmax,
-       CASE WHEN oldest.ahead >= {half} THEN oldest.ahead - {wrap} ELSE oldest.ahead END AS ahead,
-       oldest.pid, oldest.open_seconds, oldest.state, oldest.application_name, oldest.query
-FROM snap LEFT JOIN LATERAL (
-    SELECT * FROM placed ORDER BY (ahead + {half}) %% {wrap} LIMIT 1
-) AS oldest ON true
-""".replace("{wrap}", str(XID_WRAP)).replace("{half}", str(XID_WRAP // 2))
 
 
 class OutcomeUnknown(OperationalError):
@@ -146,6 +113,21 @@ class HorizonRecorder(PostgresApplicationRecorder):
         except psycopg.Error as error:
             self.troubles.store_error("database_error")
             raise PersistenceError(str(error)) from error
+
+    @contextlib.contextmanager
+    def reading(self) -> Iterator[Any]:
+        """A cursor in a read-only transaction that commits at its end. Not rolled back: psycopg
+        answers a ROLLBACK by dropping every statement prepared on the connection (DEALLOCATE
+        ALL), and the recorder's reads on it would prepare theirs again (half the commands
+        paid that round trip, and the planning, through the read models' reads)."""
+        with self.connection() as connection:
+            connection.read_only = True
+            try:
+                with connection.transaction():
+                    yield connection.cursor()
+            finally:
+                with contextlib.suppress(psycopg.Error):  # a broken one leaves the pool anyway
+                    connection.read_only = None
 
     def _render(self, text: str) -> str:
         return SQL(text).format(table=self.table, bits=POSITION_BITS).as_string()
@@ -244,7 +226,7 @@ class HorizonRecorder(PostgresApplicationRecorder):
         statement += " ORDER BY notification_id LIMIT %s"
         params.append(limit)
         with self.connection() as connection, connection.cursor() as cursor:
-            params.insert(0, self._oldest_writer(cursor).horizon)
+            params.insert(0, self._horizon(cursor))
             cursor.execute(statement, params, prepare=True)
             return [
                 Notification(
@@ -285,7 +267,7 @@ class HorizonRecorder(PostgresApplicationRecorder):
     def horizon(self) -> int:
         """Every notification id below this is final: its transaction has ended."""
         with self.connection() as connection, connection.cursor() as cursor:
-            return self._oldest_writer(cursor).horizon
+            return self._horizon(cursor)
 
     def holdup(self) -> Holdup | None:
         """The oldest writer of the events table still in flight, if any: what the readers of
@@ -294,12 +276,22 @@ class HorizonRecorder(PostgresApplicationRecorder):
             oldest = self._oldest_writer(cursor)
         return oldest if oldest.pid is not None else None
 
+    def _horizon(self, cursor: Any) -> int:
+        cursor.execute(OLDEST_WRITER, {"table": self._table_name}, prepare=True)
+        row = cursor.fetchone()
+        assert row is not None  # one row, the writer's columns null when none is in flight
+        return self._horizon_of(row)
+
+    @staticmethod
+    def _horizon_of(row: Any) -> int:
+        return (int(row["xmax"]) + min(0, int(row["ahead"] or 0))) << POSITION_BITS
+
     def _oldest_writer(self, cursor: Any) -> Holdup:
         cursor.execute(WRITERS_IN_FLIGHT, {"table": self._table_name}, prepare=True)
         row = cursor.fetchone()
         assert row is not None  # one row, the writer's columns null when none is in flight
         return Holdup(
-            horizon=(int(row["xmax"]) + min(0, int(row["ahead"] or 0))) << POSITION_BITS,
+            horizon=self._horizon_of(row),
             pid=row["pid"],
             open_seconds=None if row["open_seconds"] is None else float(row["open_seconds"]),
             state=row["state"],
