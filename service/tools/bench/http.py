@@ -26,6 +26,7 @@ import httpx
 
 from service.settings import Settings
 from service.tools.bench.figures import Figure
+from service.tools.bench.http_cpu import Meter, Spent, ceiling_figures, metered, process_tree
 from service.tools.bench.stores import (
     STORES,
     fresh_store,
@@ -231,11 +232,15 @@ def config_figures(
 def figures(quick: bool) -> list[Figure]:
     seconds = 1.0 if quick else 5.0
     stores = [s for s in STORES if s != "postgres" or postgres_available()]
-    floors = {}
+    floors, bare_cpu = {}, {}
+    busiest = max(CONCURRENCY)
     for workers in WORKERS:
-        with bare(workers) as (url, _):
+        with bare(workers) as (url, process):
             for concurrency in CONCURRENCY:
+                meter = Meter(process_tree(process.pid))
                 floors[workers, concurrency] = hammered(url, concurrency, 500 if quick else 8000)
+                requests = sum(floors[workers, concurrency].counts.values())
+                bare_cpu[workers, concurrency] = meter.stop() / requests
     found: list[Figure] = []
     for store in stores:
         libraries, raws = {}, {}
@@ -246,11 +251,28 @@ def figures(quick: bool) -> list[Figure]:
                 raws[concurrency] = raw_inserts(settings, concurrency, seconds)
         served: dict[tuple[int, int], LoadReport] = {}
         for workers in WORKERS:
-            with fresh_store(store) as settings, cardledger(settings, workers) as (url, _):
+            with fresh_store(store) as settings, cardledger(settings, workers) as (url, process):
                 name = "PostgreSQL" if settings.database_url else "SQLite"
                 for concurrency in CONCURRENCY:
-                    played = play(url, concurrency, quick)
+                    with metered(process.pid, settings) as (server_cpu, database_cpu):
+                        played = play(url, concurrency, quick)
                     served[workers, concurrency] = played.report
+                    if concurrency == busiest:
+                        spent = Spent(
+                            server_cpu.seconds,
+                            database_cpu.seconds,
+                            played.client_cpu,
+                            played.report.counts["command"],
+                            sum(played.report.counts.values()),
+                        )
+                        where = f"{name}, {workers} worker(s), {concurrency} games at once"
+                        found += ceiling_figures(
+                            where,
+                            workers,
+                            spent,
+                            bare_cpu[workers, concurrency],
+                            libraries[concurrency],
+                        )
                     found += config_figures(
                         name,
                         workers,
