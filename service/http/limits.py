@@ -9,12 +9,15 @@ so the address is the client's, not the proxy's.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
+import weakref
+from collections.abc import AsyncGenerator, Callable
 from typing import Any, NamedTuple
 
 from limits import RateLimitItem, RateLimitItemPerMinute
 from litestar import Request
+from litestar.background_tasks import BackgroundTask
 from litestar.enums import ScopeType
+from litestar.response import ServerSentEvent, ServerSentEventMessage
 from litestar.types import ASGIApp, Message, Receive, Scope, Send
 
 from service.auth import bearer_token
@@ -180,3 +183,19 @@ class StreamSlots:
                 give_back()
 
         return once
+
+
+def live_answer(
+    stream: AsyncGenerator[ServerSentEventMessage, None], give_back: Callable[[], None]
+) -> ServerSentEvent:
+    """A live stream as the answer, its slot given back however the answer ends. A client gone
+    while a message was being sent leaves the generator waiting at its ``yield``, which the
+    framework's cancellation does not reach: closed after the answer, its ``finally`` gives the
+    slot back at once, not at the garbage collector's next pass (a client then found itself
+    refused a new stream for minutes). One never sent at all gives it back when collected."""
+    weakref.finalize(stream, give_back)
+
+    async def close() -> None:  # a coroutine function: litestar runs any other callable in a thread
+        await stream.aclose()
+
+    return ServerSentEvent(stream, background=BackgroundTask(close))

@@ -3,7 +3,6 @@ stream. Each answer carries an ETag and says how long it may be cached."""
 
 from __future__ import annotations
 
-import weakref
 from typing import Annotated, Any
 from uuid import UUID
 
@@ -34,7 +33,7 @@ from service.http.bodies import MAX_PAGE
 from service.http.caching import Validator, held_version
 from service.http.contract import Token, declare
 from service.http.dependencies import MAX_VERSION
-from service.http.limits import StreamSlots
+from service.http.limits import StreamSlots, live_answer
 from service.http.paging import next_link
 from service.live.streams import Live
 from service.numbers import whole_number
@@ -183,8 +182,7 @@ class GameReadsController(Controller):
             resume = resumed
         give_back = await slots.take(request, who.actor_id if who else None)
         stream = live.stream(who, game_id, resume, on_end=give_back)
-        weakref.finalize(stream, give_back)  # a stream that never started gives its slot back too
-        return ServerSentEvent(stream)
+        return live_answer(stream, give_back)
 
     @get(
         "/{game_id:uuid}/replay",

@@ -3,7 +3,6 @@ messages, a page at a time or live)."""
 
 from __future__ import annotations
 
-import weakref
 from typing import Annotated, Any
 
 from litestar import Controller, Request, Response, get, post
@@ -33,7 +32,7 @@ from service.errors import (
 )
 from service.http.bodies import MAX_PAGE, CreatePlayer, checked_status, convert, decode_json
 from service.http.contract import Token, declare, rule_refusals
-from service.http.limits import StreamSlots
+from service.http.limits import StreamSlots, live_answer
 from service.http.paging import Cursor, Cursors, next_link
 from service.live.streams import Live
 from service.read_models.pages import LobbyPlace
@@ -150,8 +149,7 @@ class PlayerController(Controller):
             resume = parse_after(after, INVALID_CURSOR)
         give_back = await slots.take(request, who.actor_id)
         stream = live.player_stream(player, resume, on_end=give_back)
-        weakref.finalize(stream, give_back)  # a stream that never started gives its slot back too
-        return ServerSentEvent(stream)
+        return live_answer(stream, give_back)
 
     @get(
         "/{player_id:str}",
