@@ -190,12 +190,17 @@ def live_answer(
 ) -> ServerSentEvent:
     """A live stream as the answer, its slot given back however the answer ends. A client gone
     while a message was being sent leaves the generator waiting at its ``yield``, which the
-    framework's cancellation does not reach: closed after the answer, its ``finally`` gives the
-    slot back at once, not at the garbage collector's next pass (a client then found itself
-    refused a new stream for minutes). One never sent at all gives it back when collected."""
+    framework's cancellation does not reach, and one gone before the stream's first read was
+    done ends it before its ``finally`` is set up: either way only the garbage collector gave
+    the slot back (a client was then refused a new stream for minutes). After the answer the
+    stream is closed (its ``finally`` lets go of what it follows) and the slot given back, once;
+    an answer never sent at all gives it back when collected."""
     weakref.finalize(stream, give_back)
 
     async def close() -> None:  # a coroutine function: litestar runs any other callable in a thread
-        await stream.aclose()
+        try:
+            await stream.aclose()
+        finally:
+            give_back()
 
     return ServerSentEvent(stream, background=BackgroundTask(close))
