@@ -19,11 +19,12 @@ from domain.commands import Command, Leave, VoteCancel
 from domain.fairness import Draw, RandomStream
 from projections.views import View
 
-ALGORITHM: Final = 3
+ALGORITHM: Final = 4
 """The version of every level's decisions. A change to any decision makes a new version; every
 version ever recorded stays re-runnable (``bots.levels.player`` takes it). 2: search levels'
 budgets resized to 50 ms and their candidates capped by the budget. 3: Open Hand's search levels
-are a tree search on a fast simulator (``bots.ismcts``); the other variants decide as in 2."""
+are a tree search on a fast simulator (``bots.ismcts``); the other variants decide as in 2.
+4: Heartbeat's search levels too; the other variants decide as in 3."""
 
 LEVELS: Final = range(1, 6)
 
