@@ -278,6 +278,19 @@ def value_worths(
     return {value: spend(value) for value in set(hand)}
 
 
+def view_worths(view: View, table: HeartbeatView) -> dict[int, float]:
+    """``value_worths`` of the seat's hand, from what its view shows."""
+    return value_worths(
+        tuple(sorted(card_value(card) for card in view.hand or ())),
+        knowledge(view, table),
+        table.options,
+        table.tempo,
+        tempo_deck_left(table),
+        rounds_left=table.rounds_total - table.round,
+        revealing=table.phase == "reveal",
+    )
+
+
 class HeartbeatRuleBased:
     """Level 2: spends each card where it is worth most (see the module docstring)."""
 
@@ -285,16 +298,7 @@ class HeartbeatRuleBased:
         table = view.table
         assert isinstance(table, HeartbeatView), "a Heartbeat seat sees a Heartbeat table"
         offered = [move for move in moves(view) if not isinstance(move, Choice)]
-        hand = tuple(sorted(card_value(card) for card in view.hand or ()))
-        worth = value_worths(
-            hand,
-            knowledge(view, table),
-            table.options,
-            table.tempo,
-            tempo_deck_left(table),
-            rounds_left=table.rounds_total - table.round,
-            revealing=table.phase == "reveal",
-        )
+        worth = view_worths(view, table)
 
         def score(move: Command) -> float:
             assert isinstance(move, RevealCard | ChooseCard)

@@ -12,7 +12,7 @@ flipped next.
 
 from __future__ import annotations
 
-from bots.contract import placed_above
+from bots.contract import shares_above
 from bots.ismcts import Dice
 from bots.rule_based.heartbeat import (
     SAME,
@@ -255,17 +255,7 @@ class HeartbeatPosition:
         return tuple(max(0, each - self.flipped.count(kind)) for kind in TEMPO_KINDS)
 
     def values(self) -> list[float]:
-        chips, present = self.chips, self.present
-        found = [0.0] * len(chips)
-        if len(present) < 2:
-            for seat in present:
-                found[seat] = 1.0
-            return found
-        others = len(present) - 1
-        for seat in present:
-            mine = chips[seat]
-            found[seat] = sum(placed_above(mine, chips[o]) for o in present if o != seat) / others
-        return found
+        return shares_above(self.chips, self.present)
 
 
 class HeartbeatWorlds:

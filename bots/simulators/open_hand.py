@@ -3,7 +3,7 @@ so the highest card of a trick is the largest int."""
 
 from __future__ import annotations
 
-from bots.contract import placed_above
+from bots.contract import shares_above
 from bots.ismcts import Dice
 from bots.worlds.open_hand import leader_of
 from domain.cards import standard_deck
@@ -86,18 +86,7 @@ class OpenHandPosition:
         return hand[0]
 
     def values(self) -> list[float]:
-        points, seated = self.points, self.seated
-        found = [0.0] * len(points)
-        if len(seated) < 2:
-            for seat in seated:
-                found[seat] = 1.0
-            return found
-        others = len(seated) - 1
-        for seat in seated:
-            mine = points[seat]
-            beaten = sum(placed_above(mine, points[o]) for o in seated if o != seat)
-            found[seat] = beaten / others
-        return found
+        return shares_above(self.points, self.seated)
 
 
 def _pick(pool: list[int], count: int, dice: Dice) -> list[int]:

@@ -13,23 +13,21 @@ from typing import Any
 import msgspec
 import pytest
 
-from bots.contract import Random
 from bots.ismcts import Dice
-from bots.rule_based.heartbeat import SAME, knowledge, tempo_deck_left, value_worths
-from bots.search import value
+from bots.rule_based.heartbeat import SAME, view_worths
 from bots.simulators.heartbeat import (
     INDEX,
     VALUE,
     HeartbeatPosition,
     HeartbeatSimulator,
 )
-from bots.table import bot_seed, new_game, play_out
 from domain.aggregate import GameAggregate
 from domain.commands import Command
 from domain.variants.heartbeat.messages import ChooseCard, RevealCard
 from domain.variants.heartbeat.table import HeartbeatTable, card_value
 from domain.variants.heartbeat.view import HeartbeatView
 from projections.views import View
+from tests.bots.side_by_side import play_beside
 
 GAMES = int(os.environ.get("CARDLEDGER_BOT_GAMES", "40")) * 2
 OPTIONS: list[dict[str, Any]] = [
@@ -100,16 +98,8 @@ def msgspec_key(command: Command) -> bytes:
 def rule_best(seen: View) -> set[int]:
     """The values of the cards the level-2 player rates best (and draws one of) in ``seen``."""
     table = seen.table
-    assert isinstance(table, HeartbeatView) and seen.hand is not None
-    worth = value_worths(
-        tuple(sorted(card_value(card) for card in seen.hand)),
-        knowledge(seen, table),
-        table.options,
-        table.tempo,
-        tempo_deck_left(table),
-        rounds_left=table.rounds_total - table.round,
-        revealing=table.phase == "reveal",
-    )
+    assert isinstance(table, HeartbeatView)
+    worth = view_worths(seen, table)
     offered = {
         card_value(c.card) for c in seen.legal_commands if isinstance(c, RevealCard | ChooseCard)
     }
@@ -119,19 +109,7 @@ def rule_best(seen: View) -> set[int]:
 
 @pytest.mark.parametrize("options", OPTIONS)
 def test_heartbeat_simulator_plays_as_the_domain(options: dict[str, Any]) -> None:
-    checked = 0
-    for deal in range(GAMES):
-        seats = 2 + deal % 5
-        game = new_game("heartbeat", seats, deal, options)
-        watch = SideBySide(deal)
-        seeds = [bot_seed("heartbeat", deal, seat) for seat in range(seats)]
-        play_out(game, [Random()] * seats, seeds, watch=watch)
-        state = game.state
-        assert watch.position is not None and watch.position.to_move() == -1
-        assert state.outcome is not None
-        assert watch.position.chips == list(state.outcome.scores)
-        assert watch.position.values() == [
-            value(state.rules, state.table, seat) for seat in range(seats)
-        ]
-        checked += watch.checked
+    checked = play_beside(
+        "heartbeat", range(GAMES), options, SideBySide, lambda position: position.chips
+    )
     assert checked > GAMES * 6
