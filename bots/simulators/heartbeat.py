@@ -48,10 +48,11 @@ Reveal = tuple[int, int, int, str]
 RuleKey = tuple[tuple[int, ...], Knowledge, Tempo | None, tuple[int, ...] | None, int, bool]
 
 RULE_MEMO: dict[RuleKey, dict[int, float]] = {}
-"""The level-2 rule's worths by everything they depend on, kept across decisions: a pure
-function's values, so keeping them changes no decision. The first round's (a seat knowing only
-its hand) recur in every game, and they cost most (two rounds to plan)."""
-RULE_MEMO_SIZE = 50_000
+"""The level-2 rule's worths in the first round by everything they depend on, kept across
+decisions: a pure function's values, so keeping them changes no decision. They recur in every
+game (a seat knows little more than its hand) and cost most (two rounds to plan); later rounds'
+rarely recur. About 1.2 kB an entry."""
+RULE_MEMO_SIZE = 20_000
 
 
 def deck_cards(options: HeartbeatOptions) -> list[int]:
@@ -227,13 +228,15 @@ class HeartbeatPosition:
         deck = self._deck_left()
         info, left = self.knowledge(seat), ROUNDS - self.scored - 1
         key = (hand, info, self.tempo, deck, left, revealing)
-        worth = RULE_MEMO.get(key)
+        worth = RULE_MEMO.get(key) if left == ROUNDS - 1 else None
         if worth is None:
-            if len(RULE_MEMO) >= RULE_MEMO_SIZE:
-                RULE_MEMO.clear()
-            worth = RULE_MEMO[key] = value_worths(
+            worth = value_worths(
                 hand, info, self.options, self.tempo, deck, rounds_left=left, revealing=revealing
             )
+            if left == ROUNDS - 1:
+                if len(RULE_MEMO) >= RULE_MEMO_SIZE:
+                    RULE_MEMO.clear()
+                RULE_MEMO[key] = worth
         offered = self.moves()
         best = max(worth[VALUE[card]] for card in offered)
         return [card for card in offered if worth[VALUE[card]] > best - SAME]
