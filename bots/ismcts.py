@@ -145,9 +145,9 @@ PRIOR_ERRORS = 2.0
 
 
 def clearly_better(root: Node, move: int, than: int) -> bool:
-    """Whether ``move``'s mean reward beats ``than``'s by more than twice the standard error of
-    the difference, the rewards' spread taken over both moves' rewards together (a few rewards
-    of one move are often all alike, and would make any difference look sure)."""
+    """Whether ``move``'s mean reward beats ``than``'s by more than ``PRIOR_ERRORS`` standard
+    errors of the difference, the rewards' spread taken over both moves' rewards together (a few
+    rewards of one move are often all alike, and would make any difference look sure)."""
     a, b = root.children.get(move), root.children.get(than)
     if move == than or a is None or b is None or min(a.visits, b.visits) < PRIOR_VISITS:
         return False
