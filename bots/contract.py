@@ -19,11 +19,12 @@ from domain.commands import Command, Leave, VoteCancel
 from domain.fairness import Draw, RandomStream
 from projections.views import View
 
-ALGORITHM: Final = 3
+ALGORITHM: Final = 4
 """The version of every level's decisions. A change to any decision makes a new version; every
 version ever recorded stays re-runnable (``bots.levels.player`` takes it). 2: search levels'
 budgets resized to 50 ms and their candidates capped by the budget. 3: Open Hand's search levels
-are a tree search on a fast simulator (``bots.ismcts``); the other variants decide as in 2."""
+are a tree search on a fast simulator (``bots.ismcts``); the other variants decide as in 2.
+4: Heartbeat's search levels too; the other variants decide as in 3."""
 
 LEVELS: Final = range(1, 6)
 
@@ -109,3 +110,19 @@ def placed_above(mine: Placing, other: Placing) -> float:
     """One seat's standing against another's: 1 above, ½ level, 0 below (a search's value, a
     duel's share)."""
     return 1.0 if mine > other else 0.5 if mine == other else 0.0
+
+
+def shares_above(points: Sequence[int], seated: Sequence[int]) -> list[float]:
+    """Each seated seat's share of the other seated seats it places above by ``points`` (the
+    most wins; 1 for a seat alone), 0 for the others: a fast simulator's values."""
+    found = [0.0] * len(points)
+    if len(seated) < 2:
+        for seat in seated:
+            found[seat] = 1.0
+        return found
+    others = len(seated) - 1
+    for seat in seated:
+        mine = points[seat]
+        beaten = sum(placed_above(mine, points[o]) for o in seated if o != seat)
+        found[seat] = beaten / others
+    return found

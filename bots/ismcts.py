@@ -16,7 +16,7 @@ draw comes from the bot's own stream (``Dice`` seeded from it), so a decision is
 from __future__ import annotations
 
 import math
-from typing import Protocol
+from typing import Any, Protocol
 
 from domain.commands import Command
 from domain.fairness import Draw
@@ -38,6 +38,12 @@ class Position(Protocol):
         ...
 
     def play(self, move: int) -> None: ...
+
+    def seen(self) -> int:
+        """What every seat saw of the move last played: the key of its edge in the tree (the
+        move itself where moves are public; less where they are secret, more where completing
+        a round shows the others' secret moves or a chance card)."""
+        ...
 
     def rule(self) -> int:
         """The level-2 rule's move for the seat to move: the rollout policy."""
@@ -61,6 +67,10 @@ class Simulator(Protocol):
 
     def command(self, view: View, move: int) -> Command: ...
 
+    def budget(self, view: View, iterations: int) -> int:
+        """The iterations a decision at ``view`` gets, from a level's ``iterations``."""
+        ...
+
 
 class Dice:
     """A small seeded generator (splitmix64) for the many draws of a search: plain integer
@@ -78,42 +88,74 @@ class Dice:
         z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
         return ((z ^ (z >> 31)) * bound) >> 64
 
-    def shuffle(self, items: list[int]) -> None:
+    def shuffle(self, items: list[Any]) -> None:
         for i in range(len(items) - 1, 0, -1):
             j = self.below(i + 1)
             items[i], items[j] = items[j], items[i]
 
 
 class Node:
-    __slots__ = ("available", "children", "reward", "visits")
+    __slots__ = ("available", "children", "reward", "squares", "visits")
 
     def __init__(self) -> None:
         self.children: dict[int, Node] = {}
         self.visits = 0
         self.available = 0
         self.reward = 0.0
+        self.squares = 0.0  # of the rewards: their spread, for ``clearly_better``
 
 
 class TreeSearch:
-    """A search level: ``iterations`` iterations a decision, on ``simulator``."""
+    """A search level: ``iterations`` iterations a decision (as the simulator's ``budget``
+    scales them), on ``simulator``. With ``prior``, the rule's move stands unless the most
+    visited one scored clearly better (by more than twice the standard error of the difference
+    of their means): a few noisy iterations never overturn a sound rule."""
 
-    def __init__(self, simulator: Simulator, *, iterations: int) -> None:
+    def __init__(self, simulator: Simulator, *, iterations: int, prior: bool = False) -> None:
         self.simulator = simulator
         self.iterations = iterations
+        self.prior = prior
 
     def choose(self, view: View, draw: Draw) -> Command:
         seat = view.seat
         assert seat is not None, "a bot decides for a seat"
         dice = Dice(int.from_bytes(draw.take(8), "big"))
         worlds = self.simulator.worlds(view)
-        offered = worlds.sample(dice).moves()
+        first = worlds.sample(dice)
+        offered = first.moves()
         if len(offered) == 1:
             return self.simulator.command(view, offered[0])
+        iterations = self.simulator.budget(view, self.iterations)
+        if iterations == 0:  # the simulator knows the rule's move cannot be bettered here
+            return self.simulator.command(view, first.rule())
+        ruled = first.rule() if self.prior else None
         root = Node()
-        for _ in range(self.iterations):
+        for _ in range(iterations):
             iterate(root, worlds.sample(dice), seat)
         best = max(offered, key=lambda move: _visits(root, move))
+        if ruled is not None and not clearly_better(root, best, ruled):
+            best = ruled
         return self.simulator.command(view, best)
+
+
+PRIOR_VISITS = 4
+"""The fewest visits of either move before ``clearly_better`` judges them."""
+PRIOR_ERRORS = 2.0
+"""How many standard errors of the difference a move must beat the rule's by."""
+
+
+def clearly_better(root: Node, move: int, than: int) -> bool:
+    """Whether ``move``'s mean reward beats ``than``'s by more than ``PRIOR_ERRORS`` standard
+    errors of the difference, the rewards' spread taken over both moves' rewards together (a few
+    rewards of one move are often all alike, and would make any difference look sure)."""
+    a, b = root.children.get(move), root.children.get(than)
+    if move == than or a is None or b is None or min(a.visits, b.visits) < PRIOR_VISITS:
+        return False
+    count = a.visits + b.visits
+    mean = (a.reward + b.reward) / count
+    variance = max(0.0, (a.squares + b.squares) - count * mean * mean) / (count - 1)
+    error = math.sqrt(variance * (1 / a.visits + 1 / b.visits))
+    return a.reward / a.visits - b.reward / b.visits > PRIOR_ERRORS * error
 
 
 def _visits(root: Node, move: int) -> tuple[int, float]:
@@ -124,18 +166,16 @@ def _visits(root: Node, move: int) -> tuple[int, float]:
 def iterate(root: Node, position: Position, me: int) -> None:
     """One iteration on one sampled world: select, expand, play out by the rule, credit ``me``.
     The other seats play by the rule in the tree too: their moves only lead to the node where
-    ``me`` moves next (a world's hidden cards decide which)."""
+    ``me`` moves next (a world's hidden cards decide which). Each move leads to the child of
+    what it showed (``Position.seen``); ``me``'s own to the child of the move, then of what it
+    showed where that was more."""
     path: list[Node] = []  # the nodes ``me`` moved into
     node = root
     seat = position.to_move()
     while seat >= 0:
         if seat != me:
-            move = position.rule()
-            found = node.children.get(move)
-            if found is None:
-                found = node.children[move] = Node()
-            node = found
-            position.play(move)
+            position.play(position.rule())
+            node = _child(node, position.seen())
             seat = position.to_move()
             continue
         legal = position.moves()
@@ -164,6 +204,9 @@ def iterate(root: Node, position: Position, me: int) -> None:
         node = node.children[best_move]
         position.play(best_move)
         path.append(node)
+        shown = position.seen()
+        if shown != best_move:
+            node = _child(node, shown)
         seat = position.to_move()
     while position.to_move() >= 0:
         position.play(position.rule())
@@ -171,3 +214,11 @@ def iterate(root: Node, position: Position, me: int) -> None:
     for visited in path:
         visited.visits += 1
         visited.reward += reward
+        visited.squares += reward * reward
+
+
+def _child(node: Node, key: int) -> Node:
+    found = node.children.get(key)
+    if found is None:
+        found = node.children[key] = Node()
+    return found

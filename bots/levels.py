@@ -3,8 +3,8 @@
 Level 1 is a uniformly random legal command, the same for every variant; level 2 a rule-based
 player of the variant's own (``bots.rule_based``); levels 3 to 5 search, each level with twice
 the budget of the one below: a tree search on the variant's fast simulator (``bots.ismcts``,
-``bots.simulators``) where it has one (Open Hand, since algorithm 3), otherwise flat Monte Carlo
-(``bots.search``) over worlds of the variant (``bots.worlds``). Each
+``bots.simulators``) where it has one (Open Hand since algorithm 3, Heartbeat since 4),
+otherwise flat Monte Carlo (``bots.search``) over worlds of the variant (``bots.worlds``). Each
 algorithm version ever recorded maps to its players here, so an old game's bots can always be
 re-run.
 """
@@ -19,6 +19,7 @@ from bots.contract import ALGORITHM, Player, Random
 from bots.ismcts import Simulator, TreeSearch
 from bots.rule_based import RULE_BASED
 from bots.search import Search
+from bots.simulators.heartbeat import HeartbeatSimulator
 from bots.simulators.open_hand import OpenHandSimulator
 from bots.worlds import worlds
 
@@ -72,23 +73,40 @@ def _search(
     return make
 
 
-TREE_ITERATIONS: Mapping[str, int] = {"open-hand": 32}
-"""Algorithm 3's level-3 iterations of tree search (``bots.ismcts``) where a variant has a fast
-simulator; level 4 has twice them, level 5 four times. The other variants search as in 2."""
+class Tree(msgspec.Struct, frozen=True):
+    """Level 3's iterations of tree search a decision (level 4 twice them, level 5 four times,
+    each scaled by the simulator's ``budget``), and whether the rule's move stands unless
+    clearly beaten (``TreeSearch``'s ``prior``)."""
 
-SIMULATORS: Mapping[str, Callable[[], Simulator]] = {"open-hand": OpenHandSimulator}
+    iterations: int
+    prior: bool = False
 
 
-def _tree_or_search(level: int) -> Callable[[str], Player | None]:
+TREES: Mapping[int, Mapping[str, Tree]] = {
+    3: {"open-hand": Tree(32)},
+    4: {"open-hand": Tree(32), "heartbeat": Tree(4, prior=True)},
+}
+"""Each algorithm's tree searches (``bots.ismcts``) where a variant has a fast simulator; the
+other variants search as in 2. Algorithm 3: Open Hand; 4: Heartbeat too (sized so that a
+level-5 move stays within 50 ms: an iteration of its first round costs about a millisecond)."""
+
+SIMULATORS: Mapping[str, Callable[[], Simulator]] = {
+    "open-hand": OpenHandSimulator,
+    "heartbeat": HeartbeatSimulator,
+}
+
+
+def _tree_or_search(level: int, algorithm: int) -> Callable[[str], Player | None]:
     flat = _search(level, SEARCH_BUDGETS, capped=True)
+    trees = TREES[algorithm]
 
     def make(variant: str) -> Player | None:
-        if variant in TREE_ITERATIONS:
-            return TreeSearch(
-                SIMULATORS[variant](),
-                iterations=TREE_ITERATIONS[variant] << (level - 3),
-            )
-        return flat(variant)
+        tree = trees.get(variant)
+        if tree is None:
+            return flat(variant)
+        return TreeSearch(
+            SIMULATORS[variant](), iterations=tree.iterations << (level - 3), prior=tree.prior
+        )
 
     return make
 
@@ -108,10 +126,13 @@ VERSIONS: Mapping[int, Mapping[int, Callable[[str], Player | None]]] = {
         2: _rule_based,
         **{level: _search(level, SEARCH_BUDGETS, capped=True) for level in (3, 4, 5)},
     },
-    3: {
-        1: lambda variant: Random(),
-        2: _rule_based,
-        **{level: _tree_or_search(level) for level in (3, 4, 5)},
+    **{
+        algorithm: {
+            1: lambda variant: Random(),
+            2: _rule_based,
+            **{level: _tree_or_search(level, algorithm) for level in (3, 4, 5)},
+        }
+        for algorithm in (3, 4)
     },
 }
 """Algorithm version -> level -> the variant's player (None where the variant has none)."""

@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import accumulate
 from math import comb
 
 from bots.contract import moves
@@ -79,25 +80,36 @@ class Opponent:
     shown_now: int | None
     """The value it showed this round, which it may not play this round."""
 
-    def fits(self, fit: Sequence[bool], pool: Sequence[int], ahead: int) -> float:
-        """The chance its card ``ahead`` rounds from now has a value where ``fit`` is true."""
+    def fits(self, high_wins: bool, fitting: Sequence[int], total: int, ahead: int) -> list[float]:
+        """For each value ``mine``, the chance its card ``ahead`` rounds from now does not beat
+        a card of that value (no higher where the highest wins, no lower in a Reverse round),
+        ``fitting[mine]`` of the ``total`` unseen cards being such."""
         held = list(self.held)
         if ahead == 0 and self.shown_now is not None and self.shown_now in held:
             held.remove(self.shown_now)
         unseen = self.unseen - ahead
         if unseen < 0:  # it has played known cards by then: which ones is anyone's guess
             held, unseen = held[: len(held) + unseen], 0
-        total = sum(pool)
-        fitting = sum(count for value, count in zip(VALUES, pool, strict=True) if fit[value])
-        share = fitting / total if total else 0.0
         size = len(held) + unseen
         if size == 0:
-            return 1.0
-        plays_any = (sum(fit[value] for value in held) + unseen * share) / size
-        plays_best = float(all(fit[value] for value in held))
-        if unseen:
-            plays_best *= comb(fitting, unseen) / comb(total, unseen) if total >= unseen else 0.0
-        return OPPONENT_PLAYS_ANY * plays_any + (1 - OPPONENT_PLAYS_ANY) * plays_best
+            return [1.0] * len(fitting)
+        if not held:  # the common case, below with nothing held (the same floats, faster)
+            whole = comb(total, unseen) if total >= unseen else 0
+            return [
+                OPPONENT_PLAYS_ANY * (unseen * (fits / total if total else 0.0) / size)
+                + (1 - OPPONENT_PLAYS_ANY) * (comb(fits, unseen) / whole if whole else 0.0)
+                for fits in fitting
+            ]
+        found = []
+        for mine, fits in enumerate(fitting):
+            share = fits / total if total else 0.0
+            held_fitting = sum(1 for v in held if (v <= mine if high_wins else v >= mine))
+            plays_any = (held_fitting + unseen * share) / size
+            plays_best = float(held_fitting == len(held))
+            if unseen:
+                plays_best *= comb(fits, unseen) / comb(total, unseen) if total >= unseen else 0.0
+            found.append(OPPONENT_PLAYS_ANY * plays_any + (1 - OPPONENT_PLAYS_ANY) * plays_best)
+        return found
 
 
 @dataclass(frozen=True)
@@ -110,12 +122,15 @@ class Knowledge:
     def win_chances(self, high_wins: bool, ahead: int) -> list[float]:
         """The chance a card of each value wins (or ties) a round ``ahead`` rounds from now."""
         alike = Counter(self.opponents)  # most opponents are nothing but a count of unseen cards
+        total = sum(self.pool)
+        below = list(accumulate(self.pool))  # unseen cards of each value or lower
+        fitting = below if high_wins else [total - (below[v - 1] if v else 0) for v in VALUES]
+        each = [(opp.fits(high_wins, fitting, total, ahead), n) for opp, n in alike.items()]
         chances = []
         for mine in VALUES:
-            fit = [(v <= mine) if high_wins else (v >= mine) for v in VALUES]
             chance = 1.0
-            for opponent, count in alike.items():
-                chance *= opponent.fits(fit, self.pool, ahead) ** count
+            for fits, count in each:
+                chance *= fits[mine] ** count
             chances.append(chance)
         return chances
 
@@ -186,6 +201,18 @@ class Planner:
         if key not in self.memo:
             if deck is None:
                 self.memo[key] = self._best(hand, left, None, None)
+            elif left == 1:  # as below, the best card for each tempo found once (same floats)
+                total = sum(deck)
+                held = set(hand)
+                best = {
+                    high: max(self.chances[(self.rounds_left, high)][value] for value in held)
+                    for high in (True, False)
+                }
+                self.memo[key] = sum(
+                    count / total * (best[kind != "reverse"] * prize(kind, self.options))
+                    for kind, count in zip(TEMPO_KINDS, deck, strict=True)
+                    if count
+                )
             else:
                 total = sum(deck)
                 self.memo[key] = sum(
@@ -200,6 +227,8 @@ class Planner:
     ) -> float:
         chances = self.chances[(self.rounds_left - left + 1, tempo != "reverse")]
         gain = prize(tempo, self.options)
+        if left == 1:  # the same as below, nothing being worth anything after the last round
+            return max(chances[value] for value in set(hand)) * gain
         return max(
             chances[value] * gain + self.worth(_drop(hand, value), left - 1, rest)
             for value in set(hand)
@@ -224,6 +253,44 @@ def tempo_deck_left(table: HeartbeatView) -> tuple[int, ...] | None:
     return tuple(max(0, each - flipped.count(kind)) for kind in TEMPO_KINDS)
 
 
+def value_worths(
+    hand: tuple[int, ...],
+    info: Knowledge,
+    options: HeartbeatOptions,
+    tempo: Tempo | None,
+    deck: tuple[int, ...] | None,
+    *,
+    rounds_left: int,
+    revealing: bool,
+) -> dict[int, float]:
+    """What choosing (``revealing``: showing) a card of each value in ``hand`` is worth: this
+    round's chance times its prize plus what the cards kept are worth in the rounds left. A shown
+    card stays in hand but sits this round out. Shared with the fast simulator's rule."""
+    planner = Planner(info, options, rounds_left)
+    gain = prize(tempo, options)
+    now = [chance * gain for chance in info.win_chances(tempo != "reverse", 0)]
+
+    def spend(value: int) -> float:
+        return now[value] + planner.worth(_drop(hand, value), rounds_left, deck)
+
+    if revealing:
+        return {shown: max(spend(v) for v in set(_drop(hand, shown))) for shown in set(hand)}
+    return {value: spend(value) for value in set(hand)}
+
+
+def view_worths(view: View, table: HeartbeatView) -> dict[int, float]:
+    """``value_worths`` of the seat's hand, from what its view shows."""
+    return value_worths(
+        tuple(sorted(card_value(card) for card in view.hand or ())),
+        knowledge(view, table),
+        table.options,
+        table.tempo,
+        tempo_deck_left(table),
+        rounds_left=table.rounds_total - table.round,
+        revealing=table.phase == "reveal",
+    )
+
+
 class HeartbeatRuleBased:
     """Level 2: spends each card where it is worth most (see the module docstring)."""
 
@@ -231,22 +298,11 @@ class HeartbeatRuleBased:
         table = view.table
         assert isinstance(table, HeartbeatView), "a Heartbeat seat sees a Heartbeat table"
         offered = [move for move in moves(view) if not isinstance(move, Choice)]
-        hand = tuple(sorted(card_value(card) for card in view.hand or ()))
-        info = knowledge(view, table)
-        rounds_left = table.rounds_total - table.round
-        planner = Planner(info, table.options, rounds_left)
-        deck = tempo_deck_left(table)
-        gain = prize(table.tempo, table.options)
-        now = [chance * gain for chance in info.win_chances(table.tempo != "reverse", 0)]
-
-        def spend(value: int) -> float:
-            return now[value] + planner.worth(_drop(hand, value), rounds_left, deck)
+        worth = view_worths(view, table)
 
         def score(move: Command) -> float:
-            if isinstance(move, RevealCard):  # shown, it stays in hand but sits this round out
-                return max(spend(value) for value in set(_drop(hand, card_value(move.card))))
-            assert isinstance(move, ChooseCard)
-            return spend(card_value(move.card))
+            assert isinstance(move, RevealCard | ChooseCard)
+            return worth[card_value(move.card)]
 
         scored = [(score(move), move) for move in offered]
         best = max(points for points, _ in scored)

@@ -3,7 +3,7 @@ so the highest card of a trick is the largest int."""
 
 from __future__ import annotations
 
-from bots.contract import placed_above
+from bots.contract import shares_above
 from bots.ismcts import Dice
 from bots.worlds.open_hand import leader_of
 from domain.cards import standard_deck
@@ -20,7 +20,7 @@ class OpenHandPosition:
     """A whole Open Hand table: every hand (sorted), the seats still to play the trick in
     order, the best card on it and its seat, points, and who is still at the table."""
 
-    __slots__ = ("best", "hands", "leading", "points", "queue", "seated", "winner")
+    __slots__ = ("best", "hands", "last", "leading", "points", "queue", "seated", "winner")
 
     def __init__(
         self,
@@ -36,6 +36,7 @@ class OpenHandPosition:
         self.best = max((card for _, card in plays), default=-1)
         self.winner = next((seat for seat, card in plays if card == self.best), -1)
         self.leading = not plays
+        self.last = -1
         played = {seat for seat, _ in plays}
         self.queue = [s for s in self._rotation(leader) if s not in played]
         if plays and not self.queue:  # never the case in a view: a full trick is scored at once
@@ -61,11 +62,16 @@ class OpenHandPosition:
     def play(self, move: int) -> None:
         seat = self.queue.pop(0)
         self.hands[seat].remove(move)
+        self.last = move
         self.leading = False
         if move > self.best:
             self.best, self.winner = move, seat
         if not self.queue:
             self._score()
+
+    def seen(self) -> int:
+        """Every card is played face up."""
+        return self.last
 
     def rule(self) -> int:
         """Level 2 (``bots.rule_based.open_hand``): lead the lowest; follow with the cheapest
@@ -80,18 +86,7 @@ class OpenHandPosition:
         return hand[0]
 
     def values(self) -> list[float]:
-        points, seated = self.points, self.seated
-        found = [0.0] * len(points)
-        if len(seated) < 2:
-            for seat in seated:
-                found[seat] = 1.0
-            return found
-        others = len(seated) - 1
-        for seat in seated:
-            mine = points[seat]
-            beaten = sum(placed_above(mine, points[o]) for o in seated if o != seat)
-            found[seat] = beaten / others
-        return found
+        return shares_above(self.points, self.seated)
 
 
 def _pick(pool: list[int], count: int, dice: Dice) -> list[int]:
@@ -144,3 +139,6 @@ class OpenHandSimulator:
 
     def command(self, view: View, move: int) -> Command:
         return PlayCard(card=CODES[move])
+
+    def budget(self, view: View, iterations: int) -> int:
+        return iterations

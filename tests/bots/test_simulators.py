@@ -11,16 +11,14 @@ from typing import Any
 
 import pytest
 
-from bots.contract import Random
 from bots.ismcts import Dice
 from bots.rule_based.open_hand import card_to_play
-from bots.search import value
 from bots.simulators.open_hand import CODES, INDEX, OpenHandPosition, OpenHandSimulator
-from bots.table import bot_seed, new_game, play_out
 from domain.aggregate import GameAggregate
 from domain.commands import Command, PlayCard
 from domain.variants.open_hand.table import OpenHandTable
 from projections.views import View
+from tests.bots.side_by_side import play_beside
 
 GAMES = int(os.environ.get("CARDLEDGER_BOT_GAMES", "40")) * 5
 
@@ -63,19 +61,7 @@ class SideBySide:
 
 @pytest.mark.parametrize("options", [{}, {"first_leader": "high_card"}])
 def test_open_hand_simulator_plays_as_the_domain(options: dict[str, Any]) -> None:
-    checked = 0
-    for deal in range(GAMES):
-        seats = 2 + deal % 7
-        game = new_game("open-hand", seats, deal, options)
-        watch = SideBySide(deal)
-        seeds = [bot_seed("open-hand", deal, seat) for seat in range(seats)]
-        play_out(game, [Random()] * seats, seeds, watch=watch)
-        state = game.state
-        assert watch.position is not None and watch.position.to_move() == -1
-        assert state.outcome is not None
-        assert watch.position.points == list(state.outcome.scores)
-        assert watch.position.values() == [
-            value(state.rules, state.table, seat) for seat in range(seats)
-        ]
-        checked += watch.checked
+    checked = play_beside(
+        "open-hand", range(GAMES), options, SideBySide, lambda position: position.points
+    )
     assert checked > GAMES * 10
