@@ -47,8 +47,8 @@ class Tail:
         self._ordered_topics = tuple(sorted(self.topics))
         self._changes = changes
         self._lock = threading.Lock()
-        self._low: int | None = None  # None: nothing known yet
-        self._high = 0
+        self._known = False  # nothing until a reader's first question
+        self._low = self._high = 0
         self._ids: list[int] = []
         self._rows: list[Notification] = []
         self._exhausted = False  # the last read found fewer rows than it asked for
@@ -67,12 +67,12 @@ class Tail:
         if not wanted <= self.topics:
             return None
         with self._lock:
-            if self._low is None:
+            if not self._known:
                 self._restart(after)
-            elif after < self._low:
-                return None
             extended = False  # by this question: its read started after it was asked
             while True:
+                if after < self._low:
+                    return None  # the rows past it were dropped to keep the bound
                 found: list[Notification] = []
                 if after <= self._high:
                     found = self._kept(after, limit, wanted)
@@ -95,7 +95,7 @@ class Tail:
             # Not while a read holds the lock: a request's decode must not wait on the database.
             if self._lock.acquire(blocking=False):
                 try:
-                    if self._low is not None and self._low < notification.id <= self._high:
+                    if self._known and self._low < notification.id <= self._high:
                         self._decoded[notification.id] = known
                 finally:
                     self._lock.release()
@@ -117,6 +117,7 @@ class Tail:
         return found
 
     def _restart(self, after: int) -> None:
+        self._known = True
         self._low = self._high = after
         self._ids, self._rows = [], []
         self._decoded.clear()

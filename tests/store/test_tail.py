@@ -200,6 +200,14 @@ def test_memory_is_bounded_and_a_reader_far_ahead_starts_it_anew(
     assert log.reads - reads <= 3
 
 
+def test_a_question_larger_than_the_bound_is_left_to_the_database(
+    log: Log, changes: Changes, tail: Tail
+) -> None:
+    for position in range(1, 2 * (KEPT + FILL)):
+        log.write(position)
+    assert tail.read("projector", 0, 2 * (KEPT + FILL), KEPT_TOPICS) is None
+
+
 def test_readers_in_threads_each_see_every_row_once(log: Log, changes: Changes) -> None:
     tail = Tail(log.select, KEPT_TOPICS, changes)
     total = 3000
