@@ -36,6 +36,10 @@ class Log:
         with self.lock:
             self.committed[position] = row_topic
 
+    def write_all(self, positions: range, topics: Sequence[str] | None = None) -> None:
+        for position, row_topic in zip(positions, topics or ["a"] * len(positions), strict=True):
+            self.write(position, row_topic)
+
     def begin(self, position: int) -> None:
         """A write that has its id and has not ended: it holds the horizon."""
         with self.lock:
@@ -68,6 +72,13 @@ def row(position: int, row_topic: str) -> Notification:
         topic=row_topic,
         state=b"{}",
     )
+
+
+def asked(
+    tail: Tail, reader: str, after: int, limit: int = 100, topics: tuple[str, ...] = KEPT_TOPICS
+) -> list[int] | None:
+    """What ``reader`` is told past ``after``."""
+    return ids(tail.read(reader, after, limit, topics))
 
 
 def ids(rows: Sequence[Notification] | None) -> list[int] | None:
@@ -103,27 +114,20 @@ def test_the_readers_after_a_write_share_one_read(log: Log, changes: Changes, ta
     assert log.reads == 2
 
 
-def test_nothing_more_is_told_once_per_read_so_a_poll_reads_again(
+def test_nothing_more_is_told_only_from_a_read_after_the_last_change_and_answer(
     log: Log, changes: Changes, tail: Tail
 ) -> None:
     log.write(1)
-    assert ids(tail.read("follower", 0, 100, KEPT_TOPICS)) == [1]
+    assert asked(tail, "follower", 0) == [1]
     log.write(2)  # another process's write, its NOTIFY not heard (lost, or SQLite's)
-    assert ids(tail.read("projector", 1, 100, KEPT_TOPICS)) == []  # as of the read it shares
-    assert ids(tail.read("follower", 1, 100, KEPT_TOPICS)) == [2]  # its poll reads again
-    assert ids(tail.read("projector", 1, 100, KEPT_TOPICS)) == [2]
+    assert asked(tail, "projector", 1) == []  # as of the read it shares
+    assert asked(tail, "follower", 1) == [2]  # told nothing more once: its poll reads again
+    assert asked(tail, "projector", 1) == [2]
     assert log.reads == 2
-
-
-def test_a_change_heard_after_the_read_started_makes_the_next_reader_read(
-    log: Log, changes: Changes, tail: Tail
-) -> None:
-    log.write(1)
-    assert ids(tail.read("follower", 0, 100, KEPT_TOPICS)) == [1]
-    log.write(2)
-    changes.notify()
-    assert ids(tail.read("projector", 0, 100, KEPT_TOPICS)) == [1, 2]
-    assert log.reads == 2
+    log.write(3)
+    changes.notify()  # heard after the last read started: the next reader reads
+    assert asked(tail, "sequencer", 0) == [1, 2, 3]
+    assert log.reads == 3
 
 
 def test_a_row_in_flight_holds_back_those_after_it_until_it_ends(
@@ -133,36 +137,34 @@ def test_a_row_in_flight_holds_back_those_after_it_until_it_ends(
     log.begin(2)
     log.write(3)  # committed, but after a transaction still in flight: not final yet
     changes.notify()
-    assert ids(tail.read("follower", 0, 100, KEPT_TOPICS)) == [1]
-    assert ids(tail.read("projector", 0, 100, KEPT_TOPICS)) == [1]
+    assert asked(tail, "follower", 0) == [1]
+    assert asked(tail, "projector", 0) == [1]
     log.commit(2)
     changes.notify()
-    assert ids(tail.read("follower", 1, 100, KEPT_TOPICS)) == [2, 3]
-    assert ids(tail.read("projector", 1, 100, KEPT_TOPICS)) == [2, 3]
+    assert asked(tail, "follower", 1) == [2, 3]
+    assert asked(tail, "projector", 1) == [2, 3]
     assert log.reads == 2
 
 
 def test_full_pages_come_from_memory_whatever_was_heard_since(
     log: Log, changes: Changes, tail: Tail
 ) -> None:
-    for position in range(1, 11):
-        log.write(position)
-    assert ids(tail.read("follower", 0, 4, KEPT_TOPICS)) == [1, 2, 3, 4]
+    log.write_all(range(1, 11))
+    assert asked(tail, "follower", 0, 4) == [1, 2, 3, 4]
     changes.notify()  # rows 5 to 8 are final: a page of them is what the database would say
-    assert ids(tail.read("follower", 4, 4, KEPT_TOPICS)) == [5, 6, 7, 8]
+    assert asked(tail, "follower", 4, 4) == [5, 6, 7, 8]
     assert log.reads == 1
-    assert ids(tail.read("follower", 8, 4, KEPT_TOPICS)) == [9, 10]  # short: read again
+    assert asked(tail, "follower", 8, 4) == [9, 10]  # short: read again
     assert log.reads == 2
 
 
 def test_topics_are_filtered_in_memory_and_others_are_not_answered(
     log: Log, changes: Changes, tail: Tail
 ) -> None:
-    for position, row_topic in enumerate(["a", "b", "other", "a", "b"], start=1):
-        log.write(position, row_topic)
-    assert ids(tail.read("follower", 0, 100, KEPT_TOPICS)) == [1, 2, 4, 5]
-    assert ids(tail.read("sequencer", 0, 100, ("b",))) == [2, 5]
-    assert ids(tail.read("sequencer-first", 0, 1, ("b",))) == [2]
+    log.write_all(range(1, 6), ["a", "b", "other", "a", "b"])
+    assert asked(tail, "follower", 0) == [1, 2, 4, 5]
+    assert asked(tail, "sequencer", 0, 100, ("b",)) == [2, 5]
+    assert asked(tail, "sequencer-first", 0, 1, ("b",)) == [2]
     assert tail.read("queues", 0, 100, ("other",)) is None
     assert log.reads == 1
 
@@ -170,9 +172,8 @@ def test_topics_are_filtered_in_memory_and_others_are_not_answered(
 def test_a_reader_behind_the_kept_rows_asks_the_database(
     log: Log, changes: Changes, tail: Tail
 ) -> None:
-    for position in range(1, 6):
-        log.write(position)
-    assert ids(tail.read("follower", 3, 100, KEPT_TOPICS)) == [4, 5]
+    log.write_all(range(1, 6))
+    assert asked(tail, "follower", 3) == [4, 5]
     assert tail.read("sequencer", 2, 100, KEPT_TOPICS) is None
 
 
@@ -180,8 +181,7 @@ def test_memory_is_bounded_and_a_reader_far_ahead_starts_it_anew(
     log: Log, changes: Changes, tail: Tail
 ) -> None:
     last = 3 * (KEPT + FILL)
-    for position in range(1, last + 1):
-        log.write(position)
+    log.write_all(range(1, last + 1))
     seen: list[int] = []
     while page := tail.read("follower", seen[-1] if seen else 0, 500, KEPT_TOPICS):
         seen += ids(page) or []
@@ -190,21 +190,17 @@ def test_memory_is_bounded_and_a_reader_far_ahead_starts_it_anew(
     assert len(tail._rows) <= KEPT + FILL  # the bound is the point
     assert tail.read("projector", 1, 100, KEPT_TOPICS) is None  # dropped long ago
     reads = log.reads
-    for position in range(last + 1, last + FILL + 100):
-        log.write(position)
+    log.write_all(range(last + 1, last + FILL + 100))
     changes.notify()
     far = last + FILL + 50  # a reader well past every row kept: the rows from there on
-    assert ids(tail.read("projector", far, 100, KEPT_TOPICS)) == list(
-        range(far + 1, last + FILL + 100)
-    )
+    assert asked(tail, "projector", far) == list(range(far + 1, last + FILL + 100))
     assert log.reads - reads <= 3
 
 
 def test_a_question_larger_than_the_bound_is_left_to_the_database(
     log: Log, changes: Changes, tail: Tail
 ) -> None:
-    for position in range(1, 2 * (KEPT + FILL)):
-        log.write(position)
+    log.write_all(range(1, 2 * (KEPT + FILL)))
     assert tail.read("projector", 0, 2 * (KEPT + FILL), KEPT_TOPICS) is None
 
 
