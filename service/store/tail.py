@@ -5,7 +5,7 @@ sequencer each read the command's events; here the first of them reads them from
 and the others are answered from memory, decoded once. Hand-written: the answers must be exactly
 those of the database, which no caching library knows how to judge.
 
-What is kept: every row of ``TOPICS`` with a position in ``(low, high]``, in order. Those rows
+What is kept: every row of its topics with a position in ``(low, high]``, in order. Those rows
 are final: a read only returns rows below the horizon (on PostgreSQL every transaction below it
 has ended; on SQLite the one writer at a time commits in order), and it returned every row of
 these topics in its range, so no row can appear there later. A reader's question (``after``,

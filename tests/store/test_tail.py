@@ -292,3 +292,51 @@ def test_another_stores_writes_are_seen_by_every_reader(stores: tuple[Store, Sto
     finished = ours.game_notifications(0, 100, ends, reader="sequencer")
     assert [n.originator_version for n in finished] == [3]
     assert ours.tail.reads == 2
+
+
+def test_readers_of_a_real_log_see_every_row_of_two_writing_stores_once(
+    stores: tuple[Store, Store],
+) -> None:
+    ours, theirs = stores
+    games = [uuid.uuid4() for _ in range(4)]
+    done = threading.Event()
+
+    def write(store: Store, game: uuid.UUID) -> None:
+        for version in range(1, 41):
+            kind = GameCreated if version == 1 else CardPlayed
+            store.recorder.insert_events([StoredEvent(game, version, topic(kind), b"{}")])
+            if store is ours:
+                ours.changes.notify()  # theirs: another process, its NOTIFY never heard
+
+    def follow(reader: str, limit: int, seen: list[int]) -> None:
+        # An answer is read after this reader's previous question: once one asked after the
+        # last write has been answered, an empty answer means nothing more.
+        asked_after_the_writes = False
+        while True:
+            finished = done.is_set()
+            page = ours.game_notifications(seen[-1] if seen else 0, limit, reader=reader)
+            seen += [n.id for n in page]
+            if asked_after_the_writes and not page:
+                return
+            asked_after_the_writes = finished
+
+    seen: dict[str, list[int]] = {name: [] for name in ("follower", "projector")}
+    readers = [
+        threading.Thread(target=follow, args=(name, limit, seen[name]))
+        for name, limit in zip(seen, (500, 3), strict=True)
+    ]
+    writers = [
+        threading.Thread(target=write, args=(store, game))
+        for store, game in zip([ours, theirs, ours, theirs], games, strict=True)
+    ]
+    for thread in readers + writers:
+        thread.start()
+    for thread in writers:
+        thread.join(timeout=60)
+    done.set()
+    for thread in readers:
+        thread.join(timeout=60)
+    everything = [n.id for n in ours.game_notifications(0, 1000)]
+    assert len(everything) == 160
+    for name, rows in seen.items():
+        assert rows == everything, name
