@@ -9,6 +9,7 @@ other processes' NOTIFY, and polls as well (SQLite has no NOTIFY; a wake-up can 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any, Protocol
 
 from eventsourcing.persistence import Notification
@@ -51,7 +52,9 @@ class LogFollower:
         self._store = store
         self._consumers: Sequence[Any] = consumers
         self._start = start
-        self._read = store.queue_notifications if queues else store.game_notifications
+        self._read = (
+            store.queue_notifications if queues else partial(store.game_notifications, reader=self)
+        )
         self._decode: Callable[[Notification], Any] = (
             store.decode_queued if queues else store.decode
         )

@@ -119,7 +119,7 @@ class ReadModels:
     def _step(self) -> tuple[int, bool]:
         """Apply the next batch: how many events it applied, and whether more may follow."""
         position = self.position()
-        batch = self.store.projected_notifications(position, BATCH)
+        batch = self.store.projected_notifications(position, BATCH, reader=self)
         if not batch:
             return 0, False
         decoded = [

@@ -19,6 +19,7 @@ class Changes:
     def __init__(self) -> None:
         self._listeners: list[tuple[Callable[[], None], frozenset[str] | None]] = []
         self._lock = threading.Lock()
+        self.heard = 0  # changes so far, counted before anyone is woken (service/store/tail.py)
 
     def subscribe(
         self, wake: Callable[[], None], *, topics: Collection[str] | None = None
@@ -40,6 +41,7 @@ class Changes:
         """``topics``: the topics of the events written, when this process wrote them and
         knows; None for a change that may hold anything."""
         with self._lock:
+            self.heard += 1
             listeners = list(self._listeners)
         for wake, wanted in listeners:
             if topics is None or wanted is None or not wanted.isdisjoint(topics):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Hashable, Iterator
 from typing import Any, TypeVar
 from uuid import UUID
 
@@ -19,6 +19,7 @@ from service.store.changes import Changes
 from service.store.mapper import EnvelopeMapper
 from service.store.postgres import HorizonRecorder, LedgerPostgresFactory, schema_lock
 from service.store.sqlite import BatchingRecorder, LedgerSQLiteFactory
+from service.store.tail import Tail
 from service.store.troubles import Troubles
 
 T = TypeVar("T")
@@ -33,6 +34,11 @@ class Store(Application[UUID]):
     def __init__(self, env: Any = None) -> None:
         super().__init__(env=env)
         self.changes = Changes()
+        self._game_topics = tuple(event_types())
+        rematches = tuple(rematch_topic(kind) for kind in REMATCH_EVENTS)
+        self._projected_topics = (*self._game_topics, *rematches)
+        # The background readers' (follower, read models, sequencer) topics: one read for all.
+        self.tail = Tail(self._select, self._projected_topics, self.changes)
 
     def construct_factory(self, env: Any) -> InfrastructureFactory[Any]:
         module = env.get("PERSISTENCE_MODULE")
@@ -117,12 +123,27 @@ class Store(Application[UUID]):
             yield  # SQLite serialises DDL itself
 
     def game_notifications(
-        self, after: int, limit: int, topics: tuple[str, ...] | None = None
+        self,
+        after: int,
+        limit: int,
+        topics: tuple[str, ...] | None = None,
+        *,
+        reader: Hashable | None = None,
     ) -> list[Notification]:
-        """Game events after a log position, in log order (those of ``topics`` if given)."""
+        """Game events after a log position, in log order (those of ``topics`` if given).
+        ``reader``: a background reader of the log, answered from the tail this process read
+        last when that answers exactly (``service/store/tail.py``)."""
+        wanted = topics or self._game_topics
+        if reader is not None:
+            found = self.tail.read(reader, after, limit, wanted)
+            if found is not None:
+                return found
+        return self._select(after, limit, wanted)
+
+    def _select(self, after: int, limit: int, topics: tuple[str, ...]) -> list[Notification]:
         return list(
             self.recorder.select_notifications(
-                after, limit, topics=topics or tuple(event_types()), inclusive_of_start=False
+                after, limit, topics=topics, inclusive_of_start=False
             )
         )
 
@@ -143,10 +164,11 @@ class Store(Application[UUID]):
             )
         )
 
-    def projected_notifications(self, after: int, limit: int) -> list[Notification]:
+    def projected_notifications(
+        self, after: int, limit: int, *, reader: Hashable | None = None
+    ) -> list[Notification]:
         """What the read models follow: game events and rematch events, in log order."""
-        topics = (*event_types(), *(rematch_topic(kind) for kind in REMATCH_EVENTS))
-        return self.game_notifications(after, limit, topics)
+        return self.game_notifications(after, limit, self._projected_topics, reader=reader)
 
     def rematch_events(self, game_id: str) -> list[Rematched]:
         """The stored events of an ended game's rematch (none while nobody offered one)."""
@@ -162,13 +184,13 @@ class Store(Application[UUID]):
         return queued
 
     def decode(self, notification: Notification) -> Recorded:
-        recorded = self.mapper.to_domain_event(notification)
+        recorded = self.tail.decoded(notification, self.mapper.to_domain_event)
         assert isinstance(recorded, Recorded)
         return recorded
 
     def decode_projected(self, notification: Notification) -> Recorded | Rematched:
         """An event of ``projected_notifications``."""
-        decoded = self.mapper.to_domain_event(notification)
+        decoded = self.tail.decoded(notification, self.mapper.to_domain_event)
         assert isinstance(decoded, Recorded | Rematched)
         return decoded
 

@@ -35,7 +35,9 @@ class Log:
             )
         )
 
-    def game_notifications(self, after: int, limit: int) -> list[Notification]:
+    def game_notifications(
+        self, after: int, limit: int, reader: object = None
+    ) -> list[Notification]:
         self.reads += 1
         assert self.reads < 100, "the follower reads the same events over and over"
         return [n for n in self.notifications if n.id > after][:limit]

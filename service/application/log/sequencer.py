@@ -121,7 +121,7 @@ class LogSequencer:
         before = self._sequenced or self._load()
         pending = self._pending
         read_to = pending.after or before
-        batch = self._store.game_notifications(read_to.position, BATCH, TOPICS)
+        batch = self._store.game_notifications(read_to.position, BATCH, TOPICS, reader=self)
         for notification in batch:
             event = self._store.decode(notification)
             entry = entry_of(event).encode()
