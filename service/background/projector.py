@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable, Collection
 
 from service.read_models.models import ReadModels
-from service.store.changes import Changes
 from service.store.locks import LeaderLock
+from service.store.readers.changes import Changes
 from service.worker import Worker
 
 STANDBY_SECONDS = 1.0  # how often a standby asks for the lock

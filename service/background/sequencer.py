@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from service.application.log.sequencer import TOPICS, LogSequencer
 from service.background.projector import LeaderRunner
-from service.store.changes import Changes
 from service.store.locks import LeaderLock
+from service.store.readers.changes import Changes
 
 
 def sequencer_runner(sequencer: LogSequencer, changes: Changes, leader: LeaderLock) -> LeaderRunner:

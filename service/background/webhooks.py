@@ -35,8 +35,8 @@ from service.background.attempt_deadline import Deadline, DeadlineBackend
 from service.background.projector import LeaderRunner
 from service.read_models.models import ReadModels
 from service.read_models.webhook_tables import ACTIVE, Attempt, WebhookRow
-from service.store.changes import Changes
 from service.store.locks import LeaderLock
+from service.store.readers.changes import Changes
 
 log = logging.getLogger("cardledger.webhooks")
 WEBHOOKS_PER_PASS = 50  # then the pass ends, and the next one begins with the longest waiting

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from service.application.log.witnessing import Witnessing
 from service.background.projector import LeaderRunner
-from service.store.changes import Changes
 from service.store.locks import LeaderLock
+from service.store.readers.changes import Changes
 
 GAP = 0.2
 

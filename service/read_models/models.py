@@ -34,8 +34,8 @@ from projections.scoreboard import Scoreboard, scoreboard
 from service.read_models.pages import BoardPlace, LobbyPlace, Page, RatingPlace
 from service.read_models.rating_tables import CurrentRating, RatedGame
 from service.read_models.tables import GameRow, Running, Tables
-from service.store.changes import Changes
 from service.store.event_store import Store
+from service.store.readers.changes import Changes
 
 BATCH = 500
 POLL_SECONDS = 0.005  # a waiting read looks at the position this often (a projector elsewhere)

@@ -15,11 +15,11 @@ from domain.matchmaking.entries import QUEUE_EVENTS, queue_topic
 from domain.matchmaking.queue import Queued
 from domain.matchmaking.rematch import REMATCH_EVENTS, Rematched, rematch_id, rematch_topic
 from domain.variants import event_types
-from service.store.changes import Changes
 from service.store.mapper import EnvelopeMapper
 from service.store.postgres import HorizonRecorder, LedgerPostgresFactory, schema_lock
+from service.store.readers.changes import Changes
+from service.store.readers.tail import Tail
 from service.store.sqlite import BatchingRecorder, LedgerSQLiteFactory
-from service.store.tail import Tail
 from service.store.troubles import Troubles
 
 T = TypeVar("T")
@@ -132,7 +132,7 @@ class Store(Application[UUID]):
     ) -> list[Notification]:
         """Game events after a log position, in log order (those of ``topics`` if given).
         ``reader``: a background reader of the log, answered from the tail this process read
-        last when that answers exactly (``service/store/tail.py``)."""
+        last when that answers exactly (``service/store/readers/tail.py``)."""
         wanted = topics or self._game_topics
         if reader is not None:
             found = self.tail.read(reader, after, limit, wanted)

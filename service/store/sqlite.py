@@ -26,8 +26,8 @@ from eventsourcing.persistence import (
 )
 from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteDatastore, SQLiteFactory
 
-from service.store.holdup import Holdup
 from service.store.ranges import version_range
+from service.store.readers.holdup import Holdup
 from service.store.troubles import UNHEARD, Troubles
 from service.worker import Worker
 

@@ -11,8 +11,8 @@ from eventsourcing.persistence import Notification
 
 from domain.aggregate import Recorded
 from service.background.follower import BATCH, LogFollower
-from service.store.changes import Changes
 from service.store.event_store import Store
+from service.store.readers.changes import Changes
 
 
 class Log:

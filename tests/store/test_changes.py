@@ -10,8 +10,8 @@ import uuid
 import psycopg
 from psycopg import sql
 
-from service.store.changes import Changes
 from service.store.postgres.listener import PostgresListener
+from service.store.readers.changes import Changes
 from tests.threads import wait_until
 
 

@@ -15,9 +15,9 @@ from eventsourcing.persistence import Notification, StoredEvent
 
 from domain.events import CardPlayed, GameCreated, GameFinished, topic
 from service.settings import Settings
-from service.store.changes import Changes
 from service.store.event_store import Store
-from service.store.tail import FILL, KEPT, Tail
+from service.store.readers.changes import Changes
+from service.store.readers.tail import FILL, KEPT, Tail
 
 KEPT_TOPICS = ("a", "b")
 

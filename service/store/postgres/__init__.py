@@ -37,11 +37,11 @@ from psycopg_pool import PoolTimeout
 from psycopg_pool.base import AttemptWithBackoff
 
 from service.store.budget import left
-from service.store.holdup import Holdup
 from service.store.postgres.horizon import OLDEST_WRITER, WRITERS_IN_FLIGHT
 from service.store.postgres.listener import Notifier
 from service.store.postgres.watchdog import StatementTimeout, Watchdog
 from service.store.ranges import version_range
+from service.store.readers.holdup import Holdup
 from service.store.troubles import UNHEARD, Troubles
 
 T = TypeVar("T")

@@ -14,7 +14,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 import psycopg
 from psycopg import sql
 
-from service.store.changes import Changes
+from service.store.readers.changes import Changes
 from service.worker import Worker
 
 GAP_SECONDS = 0.005  # between two NOTIFYs

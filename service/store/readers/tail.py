@@ -27,7 +27,7 @@ from typing import Any
 
 from eventsourcing.persistence import Notification
 
-from service.store.changes import Changes
+from service.store.readers.changes import Changes
 
 FILL = 1000  # rows a read of the database asks for: at least any reader's batch
 KEPT = 2048  # rows kept at least (the sequencer's position trails by its topics' spacing)
