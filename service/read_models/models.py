@@ -57,6 +57,10 @@ class ReadModels:
         self._lock = threading.Lock()
         self._moved = threading.Condition()  # this process moved the position
         self._holdup_reported = -HOLDUP_REPORT_SECONDS
+        # Where this process's last batch moved the position (None: read it from the store).
+        # A batch's compare-and-set finds the position moved by anyone else, and an empty read
+        # forgets it, so a position reset elsewhere (a rebuild) is seen within a poll.
+        self._moved_to: int | None = None
         # Those who act on players' messages (live player streams, the webhooks' deliverer) are
         # woken when this process has written some: most moves of the rows write none.
         self.messages_written = Changes()
@@ -74,6 +78,7 @@ class ReadModels:
                 try:
                     count, more = self._step()
                 except _Stale:
+                    self._moved_to = None
                     continue  # folds stay valid: each is checked against the event's version
                 applied += count
                 if not more:
@@ -118,9 +123,10 @@ class ReadModels:
 
     def _step(self) -> tuple[int, bool]:
         """Apply the next batch: how many events it applied, and whether more may follow."""
-        position = self.position()
+        position = self.position() if self._moved_to is None else self._moved_to
         batch = self.store.projected_notifications(position, BATCH, reader=self)
         if not batch:
+            self._moved_to = None
             return 0, False
         decoded = [
             (notification.id, self.store.decode_projected(notification)) for notification in batch
@@ -171,6 +177,7 @@ class ReadModels:
             self.tables.messages.record(cursor, messages)
 
         self.store.transact(write)
+        self._moved_to = moved_to
         self._remember(folded)
         with self._moved:
             self._moved.notify_all()
@@ -288,6 +295,7 @@ class ReadModels:
         with self._lock:
             self.store.transact(self.tables.clear)
             self._folds.clear()
+            self._moved_to = None
 
     # --- queries ---------------------------------------------------------------------------------
 

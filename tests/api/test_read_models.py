@@ -111,6 +111,42 @@ def test_racing_runners_count_exactly_once(quiet_api: Api) -> None:
     assert snapshot(api) == expected
 
 
+def test_the_projector_reads_its_position_only_when_it_does_not_know_it(
+    quiet_api: Api, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    api = quiet_api
+    models = api.ledger.read_models
+    finished_games(api, 1)
+    models.catch_up()
+    reads = []
+    stored = models.tables.position
+    monkeypatch.setattr(models.tables, "position", lambda: reads.append(1) or stored())
+    finished_games(api, 1)
+    assert models.catch_up() > 0
+    assert reads == [], "its last batch's compare-and-set told it where the position is"
+    assert models.catch_up() == 0  # nothing new: it forgets, and the next step asks again
+    models.catch_up()
+    assert reads == [1]
+
+
+def test_a_position_reset_elsewhere_is_followed_within_a_poll(quiet_api: Api) -> None:
+    api = quiet_api
+    finished_games(api, 1)
+    projector = api.ledger.read_models
+    projector.catch_up()
+    expected = snapshot(api)
+    elsewhere = ReadModels(api.ledger.store, capacity=100)
+    elsewhere.reset()  # a rebuild in another process, stopped before it caught up
+    projector.catch_up()  # from where it moved it: nothing there, so it forgets that
+    projector.catch_up()
+    assert snapshot(api) == expected
+    finished_games(api, 1)
+    elsewhere.reset()
+    projector.catch_up()  # its compare-and-set fails: it reads the position again
+    assert projector.position() == api.ledger.store.last_position()
+    assert snapshot(api) != expected
+
+
 def test_the_projector_command_rebuilds_in_its_own_process(
     quiet_api: Api,
     settings: Settings,
