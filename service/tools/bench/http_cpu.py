@@ -126,7 +126,18 @@ def ceiling_figures(
     per = 1000 / spent.commands  # ms a command per second spent
     server, database, client = spent.server * per, spent.database * per, spent.client * per
     bare = bare_per_request * 1000 * spent.requests / spent.commands
-    split = f"server {server:.2f} + PostgreSQL {database:.2f} + client {client:.2f} ms"
+
+    def carried_figure(name: str, server_ms: float, note: str) -> Figure:
+        return Figure(
+            section="http",
+            name=f"{where}: {name}",
+            value=carried(workers, server_ms, database + client),
+            unit="cmd/s",
+            baseline="library's plain get+save loop, as many threads, same store",
+            baseline_value=library,
+            note=note,
+        )
+
     return [
         Figure(
             section="http",
@@ -138,22 +149,14 @@ def ceiling_figures(
             baseline_value=bare,
             higher_is_better=False,
         ),
-        Figure(
-            section="http",
-            name=f"{where}: commands/s {cores()} cores carry at the CPU measured",
-            value=carried(workers, server, database + client),
-            unit="cmd/s",
-            baseline="library's plain get+save loop, as many threads, same store",
-            baseline_value=library,
-            note=split,
+        carried_figure(
+            f"commands/s {cores()} cores carry at the CPU measured",
+            server,
+            f"server {server:.2f} + PostgreSQL {database:.2f} + client {client:.2f} ms",
         ),
-        Figure(
-            section="http",
-            name=f"{where}: the same if the server cost only the bare endpoint's CPU",
-            value=carried(workers, bare, database + client),
-            unit="cmd/s",
-            baseline="library's plain get+save loop, as many threads, same store",
-            baseline_value=library,
-            note=f"bare {bare:.2f} ms a command",
+        carried_figure(
+            "the same if the server cost only the bare endpoint's CPU",
+            bare,
+            f"bare {bare:.2f} ms a command",
         ),
     ]
