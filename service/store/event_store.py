@@ -158,11 +158,7 @@ class Store(Application[UUID]):
 
     def queue_notifications(self, after: int, limit: int) -> list[Notification]:
         """Matchmaking queues' events after a log position, in log order."""
-        return list(
-            self.recorder.select_notifications(
-                after, limit, topics=tuple(QUEUE_TOPICS), inclusive_of_start=False
-            )
-        )
+        return self._select(after, limit, tuple(QUEUE_TOPICS))
 
     def projected_notifications(
         self, after: int, limit: int, *, reader: Hashable | None = None
