@@ -14,7 +14,6 @@ from service.background.sequencer import sequencer_runner
 from service.background.webhooks import WebhookDeliverer, webhook_runner
 from service.background.witnessing import witnessing_runner
 from service.store.locks import LeaderLock
-from service.store.postgres.listener import PostgresListener
 from service.worker import Worker, WorkerHealth
 
 
@@ -82,13 +81,8 @@ class BackgroundWork:
         self.webhooks = webhook_runner(
             self.deliverer, ledger.read_models.messages_written, LeaderLock(settings, "webhooks")
         )
-        channel = ledger.store.channel
         self.listener = (
-            PostgresListener(
-                settings.database_url, channel, ledger.store.changes, ledger.store.origin
-            )
-            if settings.database_url and channel
-            else None
+            ledger.store.listener(settings.database_url) if settings.database_url else None
         )
 
     @property

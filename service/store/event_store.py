@@ -17,6 +17,7 @@ from domain.matchmaking.rematch import REMATCH_EVENTS, Rematched, rematch_id, re
 from domain.variants import event_types
 from service.store.mapper import EnvelopeMapper
 from service.store.postgres import HorizonRecorder, LedgerPostgresFactory, schema_lock
+from service.store.postgres.listener import PostgresListener
 from service.store.readers.changes import Changes
 from service.store.readers.tail import Tail
 from service.store.sqlite import BatchingRecorder, LedgerSQLiteFactory
@@ -83,15 +84,19 @@ class Store(Application[UUID]):
         else:
             recorder.writer.troubles = troubles
 
-    @property
-    def channel(self) -> str | None:
-        """The channel other processes are woken on (PostgreSQL only)."""
-        return self.recorder.channel_name if isinstance(self.recorder, HorizonRecorder) else None
-
-    @property
-    def origin(self) -> str | None:
-        """What this store's NOTIFYs carry, for its own process's listener to skip."""
-        return self.recorder.notifier.origin if isinstance(self.recorder, HorizonRecorder) else None
+    def listener(self, database_url: str) -> PostgresListener | None:
+        """A listener that wakes this store's readers when another process writes, and tells
+        its notifier whether another process listens (PostgreSQL only)."""
+        if not isinstance(self.recorder, HorizonRecorder):
+            return None
+        notifier = self.recorder.notifier
+        return PostgresListener(
+            database_url,
+            self.recorder.channel_name,
+            self.changes,
+            own=notifier.origin,
+            peers=notifier.peers,
+        )
 
     @property
     def postgres(self) -> bool:

@@ -23,7 +23,6 @@ from service.http.protocol import TimedHttpToolsProtocol
 from service.read_models.models import ReadModels
 from service.settings import Settings, variable_names, variables
 from service.store.locks import LeaderLock
-from service.store.postgres.listener import PostgresListener
 from service.tools import bench, duel, load, monitor, verify, witness
 from service.tools.http1 import HttpError
 from service.tools.simulate import LoadReport, summary_text, write_results
@@ -75,12 +74,7 @@ def project(args: argparse.Namespace) -> int:
     API processes so they leave it to this one). Several may run: one works, the others wait."""
     settings = Settings.from_env()
     ledger = Cardledger(settings)
-    channel = ledger.store.channel
-    listener = (
-        PostgresListener(settings.database_url, channel, ledger.store.changes, ledger.store.origin)
-        if settings.database_url and channel
-        else None
-    )
+    listener = ledger.store.listener(settings.database_url) if settings.database_url else None
     try:
         if args.rebuild:
             target = ledger.store.recorder.max_notification_id() or 0
