@@ -1,67 +1,29 @@
-"""Double Heartbeat combinations (RULES.md §2): classifier table, comparisons, brute-force check."""
+"""Double Heartbeat combinations (RULES.md §2): the classifier's table, naming an ambiguous
+reading, and the brute-force check."""
 
 from __future__ import annotations
 
 import random
 from collections import Counter
-from itertools import combinations_with_replacement
 
 import pytest
 
 from domain.cards import double_deck
 from domain.errors import Failure, RuleViolation
-from domain.variants.double_heartbeat.choices import representatives
 from domain.variants.double_heartbeat.combinations import (
     Combination,
-    beats,
     choose_reading,
     classify,
     read,
 )
-
-# The test's own statement of the two orders (independent of the module's constants).
-SINGLES = ["3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2"]
-LINE = [
-    "A",
-    "2",
-    "3",
-    "4",
-    "5",
-    "6",
-    "7",
-    "8",
-    "9",
-    "10",
-    "J",
-    "Q",
-    "K",
-    "A",
-]  # position p+1 holds LINE[p]
-OF_A_KIND = {1: "single", 2: "pair", 3: "triple", 4: "bomb", 5: "bomb", 6: "bomb"}
-OF_A_KIND |= {7: "bomb", 8: "bomb"}
-
-
-def cards(text: str) -> list[str]:
-    """Space-separated cards; ``5x3S`` stands for five 3S-like cards of rank 3 over the suits."""
-    out: list[str] = []
-    for token in text.split():
-        if "x" in token:
-            count, rank = token.split("x")
-            out += [rank + "SHDC"[i % 4] for i in range(int(count))]
-        else:
-            out.append(token)
-    return out
-
-
-def run(ranks: str, suits: str = "SHDC", per: int = 1) -> str:
-    """``per`` cards of each rank of a space-separated rank list, suits cycling."""
-    names = ranks.split()
-    return " ".join(
-        name + suits[(i * per + j) % len(suits)] for i, name in enumerate(names) for j in range(per)
-    )
-
-
-ALL13 = "A 2 3 4 5 6 7 8 9 10 J Q K"
+from tests.rules.double_heartbeat.independent import (
+    ALL13,
+    LINE,
+    SINGLES,
+    brute_readings,
+    cards,
+    run,
+)
 
 # (cards, expected readings as "kind count rank", or "" for no combination)
 CASES: list[tuple[str, str]] = [
@@ -187,66 +149,6 @@ def test_the_table_covers_enough_cases() -> None:
     assert len(kinds) == 10
 
 
-def combo(text: str) -> Combination:
-    return read(cards(text))
-
-
-# (stronger, weaker): the first beats the second and not the other way round
-STRONGER: list[tuple[str, str]] = [
-    ("4S", "3S"),
-    ("2S", "AS"),
-    ("2S 2H", "AS AH"),
-    ("KS KH KD 3S 3H", "QS QH QD AS AH"),  # triple+pair: only the triple counts
-    ("2S 3H 4D 5C 6S", "AS 2H 3D 4C 5S"),  # A-2-3-4-5 is the lowest straight
-    ("10S JH QD KC AS", "9S 10H JD QC KS"),  # 10-J-Q-K-A the highest
-    ("QS QH KS KH AS AH", "AS AH 2S 2H 3S 3H"),
-    ("KS KH KD AS AH AD", "AS AH AD 2S 2H 2D"),
-    ("4S 4H 4D 5S 5H 5D 3S 3H 3D 3C", "3S 3H 3D 4S 4H 4D KS KH AS AH"),
-    ("3S 3H 3D 3C", "2S 3H 4D 5C 6S 7H 8D 9C 10S JH QD KC"),  # any bomb beats non-bombs
-    ("3S 3H 3D 3C", "2S 2H 2D AS AH"),
-    ("2S 2H 2D 2C", "3S 3H 3D 3C"),
-    ("5x3", "4x2"),  # more cards beat fewer
-    ("3S 4S 5S 6S 7S", "4x2"),  # a straight flush beats every 4-bomb
-    ("3S 4S 5S 6S 7S", "5x2"),  # ... and every 5 of a kind
-    ("6x3", run(ALL13, "S")),  # ... and loses to every 6+ bomb
-    ("3S 4S 5S 6S 7S 8S", "10H JH QH KH AH"),  # longer straight flush first
-    ("4S 5S 6S 7S 8S", "3H 4H 5H 6H 7H"),  # then the higher top
-    ("7x3", "6x2"),
-    ("8x3", "7x2"),
-    ("8x3", run(ALL13, "D")),
-]
-
-
-@pytest.mark.parametrize(("strong", "weak"), STRONGER)
-def test_comparisons(strong: str, weak: str) -> None:
-    assert beats(combo(strong), combo(weak))
-    assert not beats(combo(weak), combo(strong))
-
-
-@pytest.mark.parametrize(
-    ("first", "second"),
-    [
-        ("3S", "3H"),  # equal: neither beats
-        ("3S", "4S 4H"),  # single vs pair
-        ("3S 4H 5D 6C 7S", "3S 4H 5D 6C 7S 8H"),  # straights of different lengths
-        ("3S 3H 4S 4H 5S 5H", "3S 3H 4S 4H 5S 5H 6S 6H"),
-        ("3S 3H 3D 4S 4H 4D 9S 9H JS JH", run("5 6 7", per=3) + " 9S 9H JS JH QS QH"),
-        ("3S 3H 3D 4S 4H 4D", "5S 5H 5D 6S 6H"),  # airplane vs triple+pair
-        ("8x2", "8x3"),  # 8 of a kind is never beaten, not even by another 8
-        ("3S 4S 5S 6S 7S", "3H 4H 5H 6H 7H"),
-    ],
-)
-def test_incomparable_or_equal(first: str, second: str) -> None:
-    assert not beats(combo(first), combo(second))
-    assert not beats(combo(second), combo(first))
-
-
-def test_bomb_bonuses() -> None:
-    assert [combo(f"{n}x5").bonus for n in range(4, 9)] == [2, 5, 10, 15, 20]
-    assert combo("3S 4S 5S 6S 7S 8S").bonus == 5
-    assert combo("3S 4H 5S 6S 7S").bonus == 0
-
-
 def test_naming_the_type() -> None:
     straight = cards("3S 4H 5D 6C 7S")
     assert read(straight, "straight").kind == "straight"
@@ -275,51 +177,6 @@ def test_ambiguous_readings_need_a_name() -> None:
     assert refused.value.code == "ambiguous_combination"
     assert "airplane, airplane_pairs" in refused.value.message
     assert choose_reading(readings, "airplane_pairs") == readings[1]
-
-
-# --- an independent brute-force classifier ---------------------------------------------------
-
-
-def brute_readings(hand: list[str]) -> set[tuple[str, int, str]]:
-    """Every (type, count, rank) the definitions allow, by trying each candidate shape."""
-    counts = Counter(card[:-1] for card in hand)
-    suits = {card[-1] for card in hand}
-    size = len(hand)
-    found: dict[str, tuple[int, str]] = {}  # kind -> (strength, rank label); strongest kept
-
-    def keep(kind: str, strength: int, label: str) -> None:
-        if kind not in found or strength > found[kind][0]:
-            found[kind] = (strength, label)
-
-    for name in SINGLES:
-        if counts == Counter({name: size}) and size in OF_A_KIND:
-            keep(OF_A_KIND[size], SINGLES.index(name), name)
-        for other in SINGLES if len(counts) == 2 else ():
-            if other != name and counts == Counter({name: 3, other: 2}):
-                keep("triple_pair", SINGLES.index(name), name)
-    for low in range(len(LINE)):
-        for high in range(low + 1, len(LINE)):
-            window = LINE[low : high + 1]
-            if len(set(window)) < len(window):
-                continue  # the ace twice: a wrap
-            if not set(window) <= set(counts):
-                continue  # every shape below uses each rank of the window
-            for per, kind, minimum in ((1, "straight", 5), (2, "consecutive_pairs", 3)):
-                if len(window) >= minimum and counts == Counter(dict.fromkeys(window, per)):
-                    if kind == "straight" and len(suits) == 1:
-                        kind = "straight_flush"
-                    keep(kind, high, LINE[high])
-            if counts == Counter(dict.fromkeys(window, 3)):
-                keep("airplane", high, LINE[high])
-            if size == 5 * len(window) and all(counts[r] >= 3 for r in window):
-                outside = [r for r in SINGLES if r not in window]
-                for wings in combinations_with_replacement(outside, len(window)):
-                    shape = Counter(dict.fromkeys(window, 3))
-                    for wing in wings:
-                        shape[wing] += 2
-                    if shape == counts:
-                        keep("airplane_pairs", high, LINE[high])
-    return {(kind, size, label) for kind, (_, label) in found.items()}
 
 
 def random_set(rng: random.Random) -> list[str]:
@@ -381,65 +238,6 @@ def test_classifier_agrees_with_brute_force_on_random_sets() -> None:
         "airplane_pairs",
         "bomb",
     }, kinds
-
-
-def test_every_representative_reads_as_what_it_stands_for() -> None:
-    rng = random.Random(7)
-    deck = list(double_deck())
-    for index in range(150):
-        hand = rng.sample(deck, rng.choice([5, 17, 20, 26, 34, 36]))
-        seen = set()
-        for candidate in representatives(hand):
-            combination = candidate.combination
-            cards = candidate.cards
-            if candidate.wings is not None:  # the chain, with the first wings it may take
-                wings = candidate.wings[: combination.count // 5]
-                cards = (*cards, *(card for pair in wings for card in pair))
-            assert Counter(cards) <= Counter(hand)
-            assert classify(cards) == (combination,), f"hand {index}: {candidate}"
-            pattern = tuple(sorted(Counter(c[:-1] for c in cards).items()))
-            key = (combination.kind, pattern)
-            assert key not in seen, f"hand {index}: {key} listed twice"
-            seen.add(key)
-
-
-def test_representatives_of_a_small_hand() -> None:
-    hand = cards("3S 3H 3D 4S 4H 5S 6S 7S")
-    listed = [
-        (c.combination.kind, c.combination.count, c.combination.rank) for c in representatives(hand)
-    ]
-    assert listed == [
-        ("single", 1, "3"),
-        ("single", 1, "4"),
-        ("single", 1, "5"),
-        ("single", 1, "6"),
-        ("single", 1, "7"),
-        ("pair", 2, "3"),
-        ("pair", 2, "4"),
-        ("triple", 3, "3"),
-        ("triple_pair", 5, "3"),
-        ("straight", 5, "7"),  # 3H or 4H makes it mixed
-        ("straight_flush", 5, "7"),  # listed separately
-    ]
-
-
-def test_legal_commands_for_36_card_hands_are_distinct() -> None:
-    """Worst cases found for listing (`make bench` times them): 3 of each of 12 ranks, two suits
-    of runs plus extras."""
-    hands = {
-        "3 of 12 ranks": run("3 4 5 6 7 8 9 10 J Q K A", per=3, suits="SHD"),
-        "two full suits + 10": run(ALL13, "S")
-        + " "
-        + run(ALL13, "H")
-        + " "
-        + run("3 4 5 6 7 8 9 10 J Q", "D"),
-    }
-    for name, text in hands.items():
-        hand = cards(text)
-        assert len(hand) == 36, name
-        listed = representatives(hand)
-        assert len(listed) > 300, name
-        assert len({(c.combination, c.cards) for c in listed}) == len(listed)
 
 
 def test_a_run_of_all_thirteen_ranks_reads_ace_high() -> None:
