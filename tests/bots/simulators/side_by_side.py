@@ -1,5 +1,5 @@
 """Random games played in the domain while a fast simulator plays the same moves beside them
-(``tests/bots/test_simulators.py``, ``tests/bots/test_simulator_heartbeat.py``)."""
+(the ``test_*`` modules beside this one)."""
 
 from __future__ import annotations
 

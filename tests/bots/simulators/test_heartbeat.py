@@ -27,7 +27,7 @@ from domain.variants.heartbeat.messages import ChooseCard, RevealCard
 from domain.variants.heartbeat.table import HeartbeatTable, card_value
 from domain.variants.heartbeat.view import HeartbeatView
 from projections.views import View
-from tests.bots.side_by_side import play_beside
+from tests.bots.simulators.side_by_side import play_beside
 
 GAMES = int(os.environ.get("CARDLEDGER_BOT_GAMES", "40")) * 2
 OPTIONS: list[dict[str, Any]] = [

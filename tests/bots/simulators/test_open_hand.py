@@ -18,7 +18,7 @@ from domain.aggregate import GameAggregate
 from domain.commands import Command, PlayCard
 from domain.variants.open_hand.table import OpenHandTable
 from projections.views import View
-from tests.bots.side_by_side import play_beside
+from tests.bots.simulators.side_by_side import play_beside
 
 GAMES = int(os.environ.get("CARDLEDGER_BOT_GAMES", "40")) * 5
 
