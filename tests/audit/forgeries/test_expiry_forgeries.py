@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from tests.audit import independent
-from tests.audit.finished_game import refused
+from tests.audit.forgeries.finished_game import refused
 from tests.audit.test_verify import rehash, verify
 from tests.audit.worked_example import bundle_text, play
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.audit.finished_game import cancelled_bundle, finished_bundle, indexes, refused
+from tests.audit.forgeries.finished_game import cancelled_bundle, finished_bundle, indexes, refused
 from tests.audit.test_verify import rehash
 
 GAME = finished_bundle()

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.audit.finished_game import finished_bundle, refused
+from tests.audit.forgeries.finished_game import finished_bundle, refused
 from tests.audit.test_verify import rehash, verify
 
 

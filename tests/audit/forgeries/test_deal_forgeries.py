@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.audit.finished_game import finished_bundle, indexes, refused
+from tests.audit.forgeries.finished_game import finished_bundle, indexes, refused
 from tests.audit.test_verify import rehash
 
 DEAL = indexes(finished_bundle(), "HandDealt")[0]

@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 import projections.audit
-from tests.audit.finished_game import cancelled_bundle, finished_bundle
+from tests.audit.forgeries.finished_game import cancelled_bundle, finished_bundle
 from tests.audit.test_verify import verify
 
 # Each check of the report, and the module that forges bundles it must refuse.

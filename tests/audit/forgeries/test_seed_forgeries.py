@@ -6,7 +6,7 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from tests.audit.finished_game import finished_bundle, refused
+from tests.audit.forgeries.finished_game import finished_bundle, refused
 from tests.audit.test_verify import rehash
 
 OTHER_SEED = hashlib.sha256(b"a seed the server never committed to").hexdigest()

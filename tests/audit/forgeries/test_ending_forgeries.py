@@ -8,7 +8,7 @@ import copy
 from pathlib import Path
 from typing import Any
 
-from tests.audit.finished_game import cancelled_bundle, finished_bundle, indexes, refused
+from tests.audit.forgeries.finished_game import cancelled_bundle, finished_bundle, indexes, refused
 from tests.audit.test_verify import rehash
 
 

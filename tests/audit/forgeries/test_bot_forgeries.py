@@ -25,7 +25,7 @@ from domain.fairness import Draw, bot_seed
 from domain.perspective import Perspective
 from projections.audit import AuditReport, audit
 from projections.views import View, view
-from tests.audit.bot_game import bot_game, bundle_of
+from tests.audit.forgeries.bot_game import bot_game, bundle_of
 from tests.audit.test_verify import failing, verify
 from tests.client import SHORT_GAMES
 
