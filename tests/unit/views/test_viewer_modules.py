@@ -15,7 +15,7 @@ import pytest
 import domain.events
 from domain.variants import VARIANTS
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 STATIC = ROOT / "service" / "http" / "static"
 
 

@@ -15,7 +15,7 @@ from service.http.app import create_app
 from service.http.routes.rules import RULEBOOK
 from service.settings import NO_LIMITS, Settings
 
-DOCS = Path(__file__).resolve().parents[2] / "docs" / "rules"
+DOCS = Path(__file__).resolve().parents[3] / "docs" / "rules"
 NATIVE = {
     "heartbeat": "心跳",
     "double-heartbeat": "双倍心跳",

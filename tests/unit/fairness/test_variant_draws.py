@@ -15,7 +15,7 @@ from domain.variants.double_heartbeat.messages import FirstDealerDrawn
 from domain.variants.heartbeat.messages import ChoiceTimedOut, ChooseCard, TempoDeckShuffled
 from domain.variants.one_up_one_down.messages import FirstPlayerDrawn
 from domain.variants.open_hand.messages import FirstLeaderChosen
-from tests.unit.test_fairness import reference_words
+from tests.unit.fairness.test_fairness import reference_words
 
 SEED = bytes(range(32))
 NOW = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
