@@ -15,8 +15,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from tests.unit.test_fairness import reference_words
-from tests.unit.test_variant_draws import Use
+from tests.unit.fairness.test_fairness import reference_words
+from tests.unit.fairness.test_variant_draws import Use
 
 SPEC = Path(__file__).parents[2] / "docs" / "fairness.md"
 GENESIS = "0" * 64

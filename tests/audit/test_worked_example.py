@@ -17,7 +17,7 @@ from projections.audit import audit
 from service.application.bundle import read_bundle
 from tests.audit import independent
 from tests.audit.worked_example import BLOCK, DOC, blocks, play
-from tests.unit.test_variant_draws import canonical as canonical_deck
+from tests.unit.fairness.test_variant_draws import canonical as canonical_deck
 
 TEMPO = ["pressure", "reveal", "reverse", "double"]
 

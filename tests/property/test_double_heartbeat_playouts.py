@@ -37,7 +37,7 @@ from domain.variants.double_heartbeat.messages import (
     TurnPassed,
 )
 from tests.property.playouts import card_tokens, games_per_test, play, replayed, served_json
-from tests.rules.test_double_heartbeat_combinations import LINE, SINGLES, brute_readings
+from tests.rules.double_heartbeat.independent import LINE, SINGLES, brute_readings
 
 CHUNKS = 4
 DECK = Counter(double_deck())

@@ -1,5 +1,5 @@
 // Every variant's table module, by variant id: all the viewer knows of a variant is in its module
-// tables/<variant id>.js. tests/unit/test_viewer_modules.py fails when a variant the service
+// tables/<variant id>.js. tests/unit/views/test_viewer_modules.py fails when a variant the service
 // hosts has no module or is missing here; a variant still missing (a newer server) gets the
 // generic table, which shows its public facts as they come.
 //
