@@ -14,7 +14,7 @@ from typing import Any
 import msgspec
 
 from projections.player_messages import Addressed, PlayerMessage
-from service.read_models.table_group import TableGroup
+from service.read_models.table_group import TableGroup, write_rows
 
 
 class MessageTables(TableGroup):
@@ -38,9 +38,8 @@ class MessageTables(TableGroup):
 
     def record(self, cursor: Any, messages: list[tuple[int, Addressed]]) -> None:
         """(position, (player id, message)) pairs."""
-        if not messages:
-            return
-        cursor.executemany(
+        write_rows(
+            cursor,
             self._sql(
                 "INSERT INTO {messages} (player_id, position, kind, body)"
                 " VALUES ({p}, {p}, {p}, {p}) ON CONFLICT DO NOTHING"

@@ -134,6 +134,7 @@ class ReadModels:
         if len(batch) == BATCH:  # the next batch starts with the last command's first event
             decoded = whole_runs(decoded)
         folded: dict[UUID, GameAggregate] = {}
+        entered: dict[UUID, GameState | None] = {}  # each game as the batch found it
         finished: list[tuple[int, UUID]] = []  # the log position of each game's end
         runs = RunCollector()
         offers: list[tuple[int, Addressed]] = []
@@ -145,6 +146,7 @@ class ReadModels:
             game_id = event.originator_id
             known = folded.get(game_id) or self._folds.get(game_id)
             before, folded[game_id] = self._fold(known, event)
+            entered.setdefault(game_id, before)
             runs.add(at, event, before, folded[game_id])
             if isinstance(event.payload, GameFinished):
                 finished.append((at, game_id))
@@ -156,9 +158,10 @@ class ReadModels:
         # the oldest transaction in flight, so this one must be short.
         rows = [self._rows(aggregate) for aggregate in folded.values()]
         rows += [self._rows(self._ended(old, folded), rematch=new) for old, new in rematches]
-        seats = [
+        seats = [  # of the games whose seats the batch changed: the others' are written
             (seat.player_id, str(game_id))
             for game_id, aggregate in folded.items()
+            if (old := entered[game_id]) is None or old.seats != aggregate.state.seats
             for _, seat in aggregate.state.taken
             if seat.bot is None  # a bot has no games of its own to list
         ]

@@ -14,7 +14,7 @@ from typing import Any
 import msgspec
 
 from projections.ratings import RatedSeat, Rating
-from service.read_models.table_group import TableGroup
+from service.read_models.table_group import TableGroup, write_rows
 
 
 class RatedGame(msgspec.Struct, frozen=True, kw_only=True):
@@ -74,7 +74,8 @@ class RatingTables(TableGroup):
         """The rated games of a batch, and the ratings they left (keyed by variant, rated id)."""
         if not games:
             return
-        cursor.executemany(
+        write_rows(
+            cursor,
             self._sql(
                 "INSERT INTO {rated_games} (position, game_id, variant, seats)"
                 " VALUES ({p}, {p}, {p}, {p})"
@@ -89,7 +90,8 @@ class RatingTables(TableGroup):
                 for game in games
             ],
         )
-        cursor.executemany(
+        write_rows(
+            cursor,
             self._sql(
                 "INSERT INTO {rating_history} (rated_id, variant, position)"
                 " VALUES ({p}, {p}, {p}) ON CONFLICT DO NOTHING"
@@ -97,7 +99,8 @@ class RatingTables(TableGroup):
             [(seat.rated_id, game.variant, game.position) for game in games for seat in game.seats],
         )
         names, counts = _names_and_counts(games)
-        cursor.executemany(
+        write_rows(
+            cursor,
             self._sql(
                 "INSERT INTO {ratings} (variant, rated_id, name, bot, mu, sigma, games)"
                 " VALUES ({p}, {p}, {p}, {p}, {p}, {p}, {p})"
