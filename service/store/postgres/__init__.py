@@ -14,6 +14,7 @@ sent after the commit, coalesced, from its own connection.
 from __future__ import annotations
 
 import contextlib
+import functools
 import zlib
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TypeVar
@@ -66,6 +67,15 @@ def spent_or_left(bound: float) -> float:
     return seconds
 
 
+@functools.cache  # a few sets: a reader's each
+def of_topics(topics: tuple[str, ...]) -> str:
+    """``AND topic = ANY(...)`` with the topics written into the statement: sent as a parameter,
+    a game reader's ~90 topics were dumped into an array on every read (a fifth of the log
+    follower's CPU a command)."""
+    listed = SQL(", ").join(map(Literal, topics))
+    return SQL(" AND topic = ANY(ARRAY[{}])").format(listed).as_string()
+
+
 class HorizonRecorder(PostgresApplicationRecorder):
     """The library's application recorder with a lock-free insert and horizon-bounded reads."""
 
@@ -79,7 +89,6 @@ class HorizonRecorder(PostgresApplicationRecorder):
         self._table_name = self.table.as_string()
         # Rendered once: composing SQL on every call cost a tenth of a command's CPU.
         self._inserts: dict[int, str] = {}
-        self._topic_clauses: dict[tuple[str, ...], str] = {}  # a few sets: a reader's each
         self.select_events_sql = self._render(
             "SELECT originator_id, originator_version, topic, state FROM {table}"
             " WHERE originator_id = %s"
@@ -222,7 +231,7 @@ class HorizonRecorder(PostgresApplicationRecorder):
             statement += " AND notification_id <= %s"
             params.append(stop)
         if topics:
-            statement += self._of_topics(tuple(topics))
+            statement += of_topics(tuple(topics))
         statement += " ORDER BY notification_id LIMIT %s"
         params.append(limit)
         with self.connection() as connection, connection.cursor() as cursor:
@@ -239,17 +248,6 @@ class HorizonRecorder(PostgresApplicationRecorder):
                 for row in cursor.fetchall()
             ]
 
-    def _of_topics(self, topics: tuple[str, ...]) -> str:
-        """``AND topic = ANY(...)`` with the topics written into the statement, once per set:
-        sent as a parameter, a game reader's ~90 topics were dumped into an array on every
-        read (a fifth of the log follower's CPU a command)."""
-        clause = self._topic_clauses.get(topics)
-        if clause is None:
-            listed = SQL(", ").join(map(Literal, topics))
-            clause = SQL(" AND topic = ANY(ARRAY[{}])").format(listed).as_string()
-            self._topic_clauses[topics] = clause
-        return clause
-
     def max_notification_id(self) -> int | None:
         """The highest notification id (not retried, like every read here)."""
         with self.connection() as connection, connection.cursor() as cursor:
@@ -263,7 +261,7 @@ class HorizonRecorder(PostgresApplicationRecorder):
         statement = self._render(
             "SELECT COUNT(*) AS past FROM (SELECT 1 FROM {table} WHERE notification_id > %s"
         )
-        statement += self._of_topics(tuple(topics)) + " LIMIT %s) AS counted"
+        statement += of_topics(tuple(topics)) + " LIMIT %s) AS counted"
         with self.connection() as connection, connection.cursor() as cursor:
             cursor.execute(statement, (after, most))
             row = cursor.fetchone()
