@@ -24,7 +24,7 @@ from service.http.app import create_app
 from service.settings import NO_LIMITS, Settings
 from service.store.postgres.listener import conninfo
 from service.store.unit_of_work import MAX_ATTEMPTS
-from tests.api.test_concurrency import lockstep, race
+from tests.api.games.test_concurrency import lockstep, race
 from tests.client import Api
 from tests.threads import wait_until
 
