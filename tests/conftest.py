@@ -65,8 +65,8 @@ def postgres_url(postgres_database: str) -> str:
 
 @pytest.fixture(params=["sqlite", "postgres"])
 def settings(request: pytest.FixtureRequest, tmp_path: Path) -> Settings:
-    """A store of the test's own; rate and stream limits off (tests/api/test_limits.py tests
-    them), as the other tests play faster than any client would."""
+    """A store of the test's own; rate and stream limits off (tests/api/operations/test_limits.py
+    tests them), as the other tests play faster than any client would."""
     if request.param == "sqlite":
         return Settings(data_dir=tmp_path, admin_token=ADMIN_TOKEN, limits=NO_LIMITS)
     url = request.getfixturevalue("postgres_url")

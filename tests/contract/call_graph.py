@@ -12,9 +12,9 @@ annotation, an attribute's, a property's or a function's return annotation, a co
 a method of a base class to every override (so ``state.rules.decide`` reaches every variant's
 ``decide``). A reference passed along (``sync_to_thread(app.load, ...)``) counts as a call; a
 nested function or lambda counts as part of the function that defines it. Calls it cannot type
-are not followed: it can miss a refusal (tests/api/test_openapi.py also checks real answers
-against the declarations) and it can see one that cannot happen (a perspective that is never
-refused), which the test names.
+are not followed: it can miss a refusal (tests/api/openapi/test_openapi.py also checks real
+answers against the declarations) and it can see one that cannot happen (a perspective that is
+never refused), which the test names.
 """
 
 from __future__ import annotations

@@ -44,7 +44,7 @@ import psycopg
 from service.settings import Settings
 from service.tools.cluster import Cluster
 from service.tools.hosts import Hosts
-from tests.api.test_stream import sse
+from tests.api.streams.test_stream import sse
 from tests.client import next_page
 from tests.faults import failover_deadlines
 from tests.faults.api_nodes import API_NODES, api_nodes

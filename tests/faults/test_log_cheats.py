@@ -3,7 +3,7 @@ is the operator: with direct access to the store it drops a finished game, rewri
 its ending), and abandons a dealt game after its commitment; each time a player's receipt from
 the log, kept when seated and when the game ended, becomes evidence that `cardledger verify
 --evidence` proves offline against the log's key alone. (A fork is caught by a witness process:
-tests/api/test_witness_process.py.)"""
+tests/api/witnessed_log/test_witness_process.py.)"""
 
 from __future__ import annotations
 

@@ -10,7 +10,7 @@ import httpx
 import pytest
 
 from service.settings import Settings
-from tests.api.test_racing_retries import at_once, new_connection_each_time
+from tests.api.games.test_racing_retries import at_once, new_connection_each_time
 from tests.servers import running_server
 
 RACERS = 12

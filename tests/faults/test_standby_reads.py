@@ -20,7 +20,7 @@ from prometheus_client import CollectorRegistry
 
 from service.settings import NO_LIMITS, Settings
 from service.tools.cluster import NODES, Cluster
-from tests.api.test_rematch import api_of
+from tests.api.bots_and_matchmaking.test_rematch import api_of
 from tests.client import Api
 from tests.conftest import ADMIN_TOKEN
 from tests.faults.failover import three_free_ports

@@ -20,7 +20,7 @@ import httpx
 import psycopg
 
 from service.settings import Settings
-from tests.api.test_racing_retries import race_retries
+from tests.api.games.test_racing_retries import race_retries
 from tests.databases import new_test_database_name
 from tests.faults import crash_ledger, failover, hosts_check
 from tests.faults.proxy import FaultyProxy

@@ -218,6 +218,11 @@ def test_the_oldest_writer_in_flight_is_named(recorder: HorizonRecorder, postgre
     try:
         older.insert(stored())
         newer.insert(stored())
+        # A snapshot's xmax is the newest ended transaction's id plus one, so while the ids
+        # just below older's (any test's, in this cluster) are still in flight it stays below
+        # older's and holds the horizon there. A later writer that has committed lifts xmax
+        # above both: the horizon can then only be where the oldest writer holds it.
+        assert recorder.insert_events(stored()) is not None
         time.sleep(0.05)
         holdup = recorder.holdup()
         assert holdup is not None

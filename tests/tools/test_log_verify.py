@@ -12,7 +12,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from projections.transparency.notes import Signer
 from service.tools.cli import main
-from tests.api.test_witnessed_log import signed
+from tests.api.witnessed_log.test_witnessed_log import signed
 from tests.client import Api
 
 

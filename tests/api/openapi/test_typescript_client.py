@@ -1,10 +1,10 @@
 """A TypeScript client made from openapi/openapi.json with openapi-typescript and openapi-fetch
 type-checks under ``tsc --strict`` with no casts and plays every variant to the end.
 
-The bot is tests/api/clients/typescript/bot.ts. Its packages (pinned by package-lock.json) are
-installed once with ``npm ci`` into a cache outside the repository, keyed by the lock file; the
-types are generated from the committed document on every run. Skipped only where node is not
-installed.
+The bot is tests/api/openapi/clients/typescript/bot.ts. Its packages (pinned by
+package-lock.json) are installed once with ``npm ci`` into a cache outside the repository, keyed
+by the lock file; the types are generated from the committed document on every run. Skipped only
+where node is not installed.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from service.settings import Settings
 from tests.client import SHORT_GAMES
 from tests.servers import running_server
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 DOCUMENT = ROOT / "openapi" / "openapi.json"
 SOURCES = Path(__file__).parent / "clients" / "typescript"
 NODE = shutil.which("node")

@@ -13,7 +13,7 @@ import httpx
 import pytest
 
 from service.settings import Settings
-from tests.api.test_stream import play, sse
+from tests.api.streams.test_stream import play, sse
 from tests.client import Api
 from tests.servers import running_server
 from tests.threads import BOUND, finished

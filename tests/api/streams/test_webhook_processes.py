@@ -16,8 +16,8 @@ import httpx
 import pytest
 
 from service.settings import Settings
-from tests.api.test_player_stream import every_message, register, two_seat_game
-from tests.api.test_stream import play
+from tests.api.streams.test_player_stream import every_message, register, two_seat_game
+from tests.api.streams.test_stream import play
 from tests.servers import server_process, wait_until_ready
 from tests.threads import BOUND, wait_until
 from tests.webhook_receiver import Receiver, receiving

@@ -11,7 +11,7 @@ from typing import Any
 import httpx
 
 from service.settings import Settings
-from tests.api.test_workers import fresh_connection
+from tests.api.operations.test_workers import fresh_connection
 from tests.client import SHORT_GAMES
 from tests.servers import running_server
 from tests.threads import BOUND

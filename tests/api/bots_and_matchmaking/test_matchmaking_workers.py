@@ -10,7 +10,7 @@ from pathlib import Path
 import httpx
 
 from service.settings import Settings
-from tests.api.test_racing_retries import new_connection_each_time
+from tests.api.games.test_racing_retries import new_connection_each_time
 from tests.servers import running_server
 from tests.threads import at_once
 

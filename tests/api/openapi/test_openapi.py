@@ -21,7 +21,7 @@ from service.settings import NO_LIMITS, Settings
 from tests.client import Api
 from tests.contract.call_graph import code_index
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 COMMITTED = ROOT / "openapi" / "openapi.json"
 
 

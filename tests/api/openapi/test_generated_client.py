@@ -1,7 +1,7 @@
 """A client generated from openapi/openapi.json with openapi-python-client plays every variant.
 
-The bot (tests/api/clients/python_bot.py) uses the generated package as a third party would:
-``mypy --strict`` checks the two together, and neither the bot nor this test casts. The bot
+The bot (tests/api/openapi/clients/python_bot.py) uses the generated package as a third party
+would: ``mypy --strict`` checks the two together, and neither the bot nor this test casts. The bot
 sends only entries of ``legal_commands`` exactly as listed, against a real server; every answer
 must parse into the model the document promises (a union of per-variant models picks the
 variant's own, an event payload the model of its ``type``, a sealed command a command model).
@@ -26,7 +26,7 @@ from service.settings import Settings
 from tests.client import SHORT_GAMES
 from tests.servers import running_server
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 DOCUMENT = ROOT / "openapi" / "openapi.json"
 BOT = Path(__file__).parent / "clients" / "python_bot.py"
 GENERATOR = "openapi-python-client>=0.29,<0.30"  # as in pyproject.toml's dev dependencies

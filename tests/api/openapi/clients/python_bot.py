@@ -1,8 +1,9 @@
 """A random client of cardledger built only from openapi/openapi.json with openapi-python-client.
 
 ``cardledger_client`` is the generated package; this module uses it as a third party would, and
-``mypy --strict`` checks the two together with no casts (tests/api/test_generated_client.py).
-A bot sends only entries of ``legal_commands`` exactly as listed.
+``mypy --strict`` checks the two together with no casts
+(tests/api/openapi/test_generated_client.py). A bot sends only entries of ``legal_commands``
+exactly as listed.
 """
 
 from __future__ import annotations

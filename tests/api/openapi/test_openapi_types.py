@@ -22,7 +22,7 @@ from domain.variants import VARIANTS
 from service.http.app import create_app
 from service.settings import NO_LIMITS, Settings
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 COMMITTED = ROOT / "openapi" / "openapi.json"
 REF = "#/components/schemas/"
 COMBINATORS = ("oneOf", "anyOf", "allOf")

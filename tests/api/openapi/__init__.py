@@ -1,0 +1,1 @@
+"""The OpenAPI document, and clients made from it alone that play every variant."""

@@ -1,0 +1,2 @@
+"""What an operator runs and watches: the serve command, its workers, limits, metrics, errors
+and HTTP caching."""

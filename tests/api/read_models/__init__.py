@@ -1,0 +1,2 @@
+"""What the read models serve (lobby, scoreboards, leaderboard, ratings, players' messages)
+and its pages."""
