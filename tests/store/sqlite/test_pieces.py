@@ -14,7 +14,7 @@ from eventsourcing.persistence import IntegrityError
 from service.application import Cardledger
 from service.settings import Settings
 from tests.in_process import new_game, players
-from tests.store.test_sqlite_writer import one_batch, one_event, sqlite_store, writer_of
+from tests.store.sqlite.test_writer import one_batch, one_event, sqlite_store, writer_of
 
 
 def kept_rows(cursor: sqlite3.Cursor) -> list[int]:
