@@ -23,10 +23,10 @@ BARE_PAGE = """<!doctype html>
 <section class="panel"><div id="play"></div></section></div>
 <div class="log-box"><ol id="log" class="log"></ol></div>
 <script type="module">
-import { renderLog } from "/static/log.js";
-import { loadVariants } from "/static/names.js";
-import { renderPlay } from "/static/play.js";
-import { renderTable } from "/static/tables.js";
+import { renderLog } from "/static/watch/log.js";
+import { loadVariants } from "/static/shared/names.js";
+import { renderPlay } from "/static/table/play.js";
+import { renderTable } from "/static/table/tables.js";
 await loadVariants();
 window.sent = [];
 window.show = ({ view, events }) => {

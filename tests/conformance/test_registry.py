@@ -23,7 +23,7 @@ from tests.conformance.tiny_variant import HighCard
 from tests.golden import SCRIPTS
 from tests.threads import at_once
 
-VIEWER_TABLES = Path(__file__).parents[2] / "service" / "http" / "static" / "tables"
+VIEWER_TABLES = Path(__file__).parents[2] / "service" / "http" / "static" / "table" / "variants"
 
 # The aggregate topics games have been stored under: they may never change.
 STORED_TOPICS = {
@@ -74,7 +74,7 @@ def per_variant_tables() -> dict[str, Collection[str]]:
         "tests/golden.py SCRIPTS": SCRIPTS,
         "service/tools/bench/engine.py PAIRINGS": [p.variant for p in engine.PAIRINGS],
         "service/tools/bench/growth.py LIVE_TABLES": [t.variant for t in growth.LIVE_TABLES],
-        "service/http/static/tables/<id>.js": [
+        "service/http/static/table/variants/<id>.js": [
             variant for variant in VARIANTS if (VIEWER_TABLES / f"{variant}.js").is_file()
         ],
     }

@@ -1,7 +1,8 @@
-"""The viewer knows each variant through one table module, service/http/static/tables/<id>.js,
-listed in table-modules.js: every variant the service hosts has one, each of its events is
-worded there or among the shared events of events.js, and what the pages name of the server
-(event types, command types, problem codes, packaged files) exists on the server."""
+"""The viewer knows each variant through one table module,
+service/http/static/table/variants/<id>.js, listed in table/table-modules.js: every variant the
+service hosts has one, each of its events is worded there or among the shared events of
+watch/events.js, and what the pages name of the server (event types, command types, problem
+codes, packaged files) exists on the server."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from domain.variants import VARIANTS
 
 ROOT = Path(__file__).resolve().parents[3]
 STATIC = ROOT / "service" / "http" / "static"
+VARIANT_MODULES = STATIC / "table" / "variants"
 
 
 def tag(struct: type) -> str:
@@ -43,7 +45,7 @@ def move_words(source: str) -> set[str]:
 
 def registered(source: str) -> set[str]:
     """The variant ids table-modules.js both imports a module for and lists."""
-    imported = set(re.findall(r'^import \* as \w+ from "\./tables/([\w-]+)\.js";$', source, re.M))
+    imported = set(re.findall(r'^import \* as \w+ from "\./variants/([\w-]+)\.js";$', source, re.M))
     listed = set(re.findall(r'^  "([\w-]+)": \w+,$', block(source, "TABLE_MODULES = {"), re.M))
     return imported & listed
 
@@ -54,8 +56,8 @@ SHARED_EVENTS = {
     if isinstance(kind, type) and issubclass(kind, domain.events.Event)
     if kind is not domain.events.Event
 }
-EVENTS_JS = described((STATIC / "events.js").read_text(), "function shared(")
-REGISTERED = registered((STATIC / "table-modules.js").read_text())
+EVENTS_JS = described((STATIC / "watch" / "events.js").read_text(), "function shared(")
+REGISTERED = registered((STATIC / "table" / "table-modules.js").read_text())
 
 
 def test_events_js_words_the_shared_events_only() -> None:
@@ -66,7 +68,7 @@ def test_events_js_words_the_shared_events_only() -> None:
 
 @pytest.mark.parametrize("variant_id", sorted(VARIANTS))
 def test_every_variant_has_a_table_module_in_the_registry(variant_id: str) -> None:
-    module = STATIC / "tables" / f"{variant_id}.js"
+    module = VARIANT_MODULES / f"{variant_id}.js"
     assert module.is_file(), f"{variant_id} has no table module {module.relative_to(ROOT)}"
     assert variant_id in REGISTERED, f"table-modules.js does not import and list {variant_id}"
 
@@ -74,7 +76,7 @@ def test_every_variant_has_a_table_module_in_the_registry(variant_id: str) -> No
 @pytest.mark.parametrize("variant_id", sorted(VARIANTS))
 def test_a_variants_module_words_its_own_events_and_commands(variant_id: str) -> None:
     variant = VARIANTS[variant_id]
-    source = (STATIC / "tables" / f"{variant_id}.js").read_text()
+    source = (VARIANT_MODULES / f"{variant_id}.js").read_text()
     events = {tag(kind) for kind in variant.events}
     own = described(source)
     assert own <= events, f"{variant_id}.js words events {variant_id} has not: {own - events}"
@@ -87,9 +89,9 @@ def test_a_variants_module_words_its_own_events_and_commands(variant_id: str) ->
 
 @pytest.mark.parametrize("variant_id", sorted(VARIANTS))
 def test_a_variants_module_names_how_its_games_end(variant_id: str) -> None:
-    """A game that ended by the variant's own rules says how (parts/ending.js asks the module);
-    without ``ending`` it would only say that it reached its end."""
-    source = (STATIC / "tables" / f"{variant_id}.js").read_text()
+    """A game that ended by the variant's own rules says how (table/parts/ending.js asks the
+    module); without ``ending`` it would only say that it reached its end."""
+    source = (VARIANT_MODULES / f"{variant_id}.js").read_text()
     assert "export function ending(" in source, f"{variant_id}.js does not word its own end"
 
 

@@ -1,7 +1,7 @@
 // The replay's frames of one game in one perspective (a frame: an event and the view after it),
 // fetched a page at a time around the event asked for and kept until the perspective changes.
 
-import { getJSON } from "../api.js";
+import { getJSON } from "../shared/api.js";
 
 const CHUNK = 40;
 

@@ -1,7 +1,7 @@
 // Each seat's rating in the game's variant (GET /players/{id}): a player's own, a bot's its
 // level's. A seat with no rated game yet shows the starting rating's words, not a number.
 
-import { getJSON } from "../api.js";
+import { getJSON } from "../shared/api.js";
 
 // The id a seat is rated under: docs/ratings.md ("bot:level-L:vA" for every bot of a level).
 export function ratedId(seat) {

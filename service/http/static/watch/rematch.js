@@ -3,7 +3,7 @@
 // which a page showing the last event goes to by itself if it was made while the page was open
 // (a replay of an old game stays where it is).
 
-import { deleteJSON, getJSON, postJSON, problemWords } from "../api.js";
+import { deleteJSON, getJSON, postJSON, problemWords } from "../shared/api.js";
 
 const $ = (id) => document.getElementById(id);
 const POLL_MS = 3000;

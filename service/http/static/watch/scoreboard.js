@@ -1,7 +1,7 @@
 // The Scores panel: a row per player (so eleven seats grow it downwards, not sideways), their
 // rating, their total, then the points of the latest hands, newest first; the ranking below.
 
-import { clear, el } from "../dom.js";
+import { clear, el } from "../shared/dom.js";
 import { ratingWords } from "./ratings.js";
 
 const HANDS_SHOWN = 12;

@@ -1,7 +1,7 @@
 // The audit at hand: the service's report, the seed checked in this browser, receipts, export.
 
-import { getJSON } from "./api.js";
-import { clear, el } from "./dom.js";
+import { getJSON } from "../shared/api.js";
+import { clear, el } from "../shared/dom.js";
 
 const $ = (id) => document.getElementById(id);
 

@@ -3,10 +3,10 @@
 // played, a trick won). A variant's own events, and its own way of saying a shared one, come from
 // its table module's `describe`, asked first; an event nobody words is named by its type.
 
-import { cardLabel, cardsLabel } from "./cards.js";
-import { englishName, nativeName } from "./names.js";
-import { tableModule } from "./table-modules.js";
-import { spaced, winnersText } from "./words.js";
+import { englishName, nativeName } from "../shared/names.js";
+import { spaced, winnersText } from "../shared/words.js";
+import { cardLabel, cardsLabel } from "../table/cards.js";
+import { tableModule } from "../table/table-modules.js";
 
 const BY = { creator: "by its creator", vote: "by a vote of the players", admin: "by the operator" };
 

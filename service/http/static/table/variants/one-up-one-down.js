@@ -1,9 +1,9 @@
 // One Up One Down (一上一下): face up, face down, bluff and challenge.
 
+import { countdown, el } from "../../shared/dom.js";
+import { capitalise, listed, plural, secretValue, spaced, winnersText } from "../../shared/words.js";
 import { cardBack, cardFace, cardLabel } from "../cards.js";
-import { countdown, el } from "../dom.js";
 import { block, facts } from "../table-parts.js";
-import { capitalise, listed, plural, secretValue, spaced, winnersText } from "../words.js";
 
 export const scoreUnit = "";
 export const rankOrder = ["3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2"]; // RULES.md §5

@@ -1,9 +1,9 @@
 // Double Heartbeat (双倍心跳): climbing with two decks, bombs and alliances.
 
+import { el } from "../../shared/dom.js";
+import { ordinal, plural, secretValue, spaced } from "../../shared/words.js";
 import { cardRow, cardsLabel, rankOf, suitOf } from "../cards.js";
-import { el } from "../dom.js";
 import { block, facts, playsRow, seatTable } from "../table-parts.js";
-import { ordinal, plural, secretValue, spaced } from "../words.js";
 
 export const scoreUnit = "points";
 // RULES.md §2: 3 low, 2 high, then the jokers.

@@ -1,9 +1,9 @@
 // A player's page (or a bot level's): their rating in each variant, and the rated games of one
 // variant, newest first, each with their place and their rating before and after it.
 
-import { getJSON, getPage, problemWords } from "./api.js";
-import { clear, el, listTable } from "./dom.js";
-import { loadVariants, variantTitle } from "./names.js";
+import { getJSON, getPage, problemWords } from "../shared/api.js";
+import { clear, el, listTable } from "../shared/dom.js";
+import { loadVariants, variantTitle } from "../shared/names.js";
 
 const $ = (id) => document.getElementById(id);
 const playerId = decodeURIComponent(location.pathname.split("/")[2]);

@@ -5,10 +5,10 @@
 // is a button. A variant's words for its moves, and how picked cards make its listed plays, come
 // from its table module (table-modules.js).
 
+import { clear, countdown, el } from "../shared/dom.js";
+import { capitalise, spaced } from "../shared/words.js";
 import { cardFace, cardLabel, cardsLabel } from "./cards.js";
-import { clear, countdown, el } from "./dom.js";
 import { tableModule } from "./table-modules.js";
-import { capitalise, spaced } from "./words.js";
 
 // What the player has picked: several cards (by their place in the hand, a double deck holds a
 // card twice), or the one card several commands name; forgotten when the game moves on or

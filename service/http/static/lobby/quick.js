@@ -1,8 +1,8 @@
 // Quick match from the lobby: wait in a variant's queue for a table of that many players (the
 // free seats going to bots after the wait chosen, if one is), then go to the game's page.
 
-import { deleteJSON, getJSON, postJSON, problemWords } from "./api.js";
-import { variantTitle } from "./names.js";
+import { deleteJSON, getJSON, postJSON, problemWords } from "../shared/api.js";
+import { variantTitle } from "../shared/names.js";
 import { TOKEN_KEY, chooseFrom, defaultLevel, forgetStalePlayer, player } from "./solo.js";
 
 const $ = (id) => document.getElementById(id);

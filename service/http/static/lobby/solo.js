@@ -1,10 +1,10 @@
 // Playing alone from the lobby: a game of any variant with a bot in every seat but the person's
 // (seat 0), created in one request; then the game's page, where the person plays.
 
-import { postJSON, problemWords } from "./api.js";
-import { clear, el } from "./dom.js";
-import { variantTitle } from "./names.js";
-import { spaced } from "./words.js";
+import { postJSON, problemWords } from "../shared/api.js";
+import { clear, el } from "../shared/dom.js";
+import { variantTitle } from "../shared/names.js";
+import { spaced } from "../shared/words.js";
 
 const $ = (id) => document.getElementById(id);
 export const TOKEN_KEY = "cardledger-token"; // the game's page sits down with it (watch.js)

@@ -1,9 +1,9 @@
 // Cancellation Hearts: two decks, identical cards in a trick cancel, lowest total wins.
 
+import { el } from "../../shared/dom.js";
+import { listed, plural, secretValue } from "../../shared/words.js";
 import { cardRow, cardsLabel } from "../cards.js";
-import { el } from "../dom.js";
 import { block, facts, playsRow } from "../table-parts.js";
-import { listed, plural, secretValue } from "../words.js";
 
 export const scoreUnit = "points";
 

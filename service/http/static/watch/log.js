@@ -1,6 +1,6 @@
 // The game's events in words, each with its version, hash and previous hash on demand.
 
-import { el } from "./dom.js";
+import { el } from "../shared/dom.js";
 import { describe } from "./events.js";
 
 function actorWords(actor, who) {

@@ -3,11 +3,11 @@
 // gets a picture of its own. The seats around it (names, hand sizes, scores) are drawn as for
 // any variant.
 
+import { el } from "../shared/dom.js";
+import { englishName } from "../shared/names.js";
+import { spaced } from "../shared/words.js";
 import { cardRow } from "./cards.js";
-import { el } from "./dom.js";
-import { englishName } from "./names.js";
 import { block, facts } from "./table-parts.js";
-import { spaced } from "./words.js";
 
 const CARD_CODE = /^(10|[2-9JQKA])[SHDC]$|^[BR]J$/;
 

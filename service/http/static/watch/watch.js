@@ -1,19 +1,19 @@
 // One game's page: the table at any event, in any perspective it may be seen, live or replayed;
 // the seated player's hand and moves; the log in words; the audit.
 
-import { getJSON, postJSON, problemWords } from "./api.js";
+import { getJSON, postJSON, problemWords } from "../shared/api.js";
+import { clear, el } from "../shared/dom.js";
+import { loadVariants, variantTitle } from "../shared/names.js";
+import { renderPlay } from "../table/play.js";
+import { renderTable } from "../table/tables.js";
 import { checkReceipt, showLinks, showReport, showSeed } from "./audit.js";
-import { clear, el } from "./dom.js";
 import { describe } from "./events.js";
+import { Frames } from "./frames.js";
 import { markCurrent, renderLog } from "./log.js";
-import { loadVariants, variantTitle } from "./names.js";
-import { renderPlay } from "./play.js";
-import { renderTable } from "./tables.js";
-import { Frames } from "./watch/frames.js";
-import { fallbackPerspective, forbiddenReason, perspectiveAfterToken, perspectiveLabel } from "./watch/perspectives.js";
-import { seatRatings } from "./watch/ratings.js";
-import { rematchPanel } from "./watch/rematch.js";
-import { renderScoreboard } from "./watch/scoreboard.js";
+import { fallbackPerspective, forbiddenReason, perspectiveAfterToken, perspectiveLabel } from "./perspectives.js";
+import { seatRatings } from "./ratings.js";
+import { rematchPanel } from "./rematch.js";
+import { renderScoreboard } from "./scoreboard.js";
 
 const $ = (id) => document.getElementById(id);
 const gameId = location.pathname.split("/")[2];

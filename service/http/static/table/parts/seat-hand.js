@@ -2,8 +2,8 @@
 // face up in the variant's order, a row per suit when the hand is longer than a fan that fits
 // (a double deck deals 17 to 36 cards), so it reads like a hand held in order, not a heap.
 
+import { el } from "../../shared/dom.js";
 import { cardFace, cardRow, rankOf, suitOf } from "../cards.js";
-import { el } from "../dom.js";
 
 const USUAL_ORDER = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"];
 const SUIT_ORDER = ["S", "H", "C", "D", ""]; // the jokers after the suits

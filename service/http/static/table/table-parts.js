@@ -1,7 +1,7 @@
 // Shared pieces for the variants' middles: titled blocks, rows of plays, lists of facts.
 
+import { el } from "../shared/dom.js";
 import { cardRow } from "./cards.js";
-import { el } from "./dom.js";
 
 export function block(title, ...children) {
   return el("div", "block", title ? el("h3", "", title) : null, ...children);

@@ -1,8 +1,8 @@
 // How a game ended, in words: the reasons every variant shares (a forfeit, a cancellation) here,
 // a variant's own end (`end_reason` "complete") from its table module's `ending(view, ctx)`.
 
-import { el } from "../dom.js";
-import { capitalise, spaced, winnersText } from "../words.js";
+import { el } from "../../shared/dom.js";
+import { capitalise, spaced, winnersText } from "../../shared/words.js";
 
 const CANCELLED_BY = {
   creator: "by its creator before it started",

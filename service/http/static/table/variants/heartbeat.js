@@ -1,9 +1,9 @@
 // Heartbeat (心跳): three rounds of secret simultaneous choices under a tempo card.
 
+import { el } from "../../shared/dom.js";
+import { listed, plural, secretValue, winnersText } from "../../shared/words.js";
 import { cardBack, cardFace, cardLabel } from "../cards.js";
-import { el } from "../dom.js";
 import { block, seatTable } from "../table-parts.js";
-import { listed, plural, secretValue, winnersText } from "../words.js";
 
 export const scoreUnit = "chips";
 // By value (RULES.md §1): a joker 0, A 1, J/Q/K 10; suits never matter.

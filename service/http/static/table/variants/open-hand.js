@@ -1,7 +1,7 @@
 // Open Hand (打扑克不盖被): five face-up tricks, the highest card takes each.
 
+import { el } from "../../shared/dom.js";
 import { cardLabel, cardRow } from "../cards.js";
-import { el } from "../dom.js";
 import { block, facts, playsRow } from "../table-parts.js";
 
 export const scoreUnit = "tricks";

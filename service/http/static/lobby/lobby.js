@@ -1,9 +1,9 @@
 // The lobby: a game against bots to start, a quick match, games a page at a time (newest
 // first), the variants hosted, one leaderboard at a time.
 
-import { getJSON, getPage, problemWords } from "./api.js";
-import { clear, el, listTable } from "./dom.js";
-import { englishName, loadVariants, nativeName, variantTitle } from "./names.js";
+import { getJSON, getPage, problemWords } from "../shared/api.js";
+import { clear, el, listTable } from "../shared/dom.js";
+import { englishName, loadVariants, nativeName, variantTitle } from "../shared/names.js";
 import { startQuickMatch } from "./quick.js";
 import { startSolo } from "./solo.js";
 

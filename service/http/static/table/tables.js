@@ -1,10 +1,10 @@
 // The card table: seats around it, the variant's own picture in the middle.
 
-import { countdown, el } from "./dom.js";
+import { countdown, el } from "../shared/dom.js";
+import { plural } from "../shared/words.js";
 import { endingBlock } from "./parts/ending.js";
 import { seatHand } from "./parts/seat-hand.js";
 import { tableModule } from "./table-modules.js";
-import { plural } from "./words.js";
 
 // How many of the other seats sit on the left and right sides (the rest across the top).
 function sideCount(others) {
