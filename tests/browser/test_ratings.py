@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 import httpx
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, Route, expect
 
 from tests.browser.conftest import screenshot
 from tests.browser.players import Game
@@ -47,3 +47,39 @@ def test_ratings_show_in_the_game_the_players_page_and_the_leaderboard(
     expect(rows.first.locator("td.rating")).to_contain_text("±")
     best = http.get("/leaderboard?variant=heartbeat&sort=rating&limit=1").json()[0]["rows"][0]
     expect(rows.first.locator("a")).to_have_text(best["name"])
+
+
+def test_the_leaderboard_shows_the_board_chosen_last_whatever_order_the_answers_come_in(
+    base: str, http: httpx.Client, page: Page
+) -> None:
+    game = Game(http, "heartbeat", 2, {"tempo_deck": 0})
+    game.play(random.Random(25))
+    assert game.public()["status"] == "finished"
+    board = http.get("/leaderboard?variant=heartbeat&sort=wins&limit=20").json()[0]["rows"]
+    chosen = [f"/players/{row['player_id']}/page" for row in board]
+
+    page.goto(f"{base}/")
+    links = page.locator("#leaderboard tbody tr a")
+    expect(page.locator("#leaderboard table, #leaderboard p").first).to_be_visible()
+    other = next(
+        value
+        for value in page.locator("#board-variant option").evaluate_all(
+            "os => os.map(o => o.value)"
+        )
+        if value not in ("heartbeat", page.locator("#board-variant").input_value())
+    )
+    held: list[Route] = []
+
+    def hold(route: Route) -> None:
+        held.append(route)
+
+    page.route(f"**/leaderboard?variant={other}&*", hold)
+    page.select_option("#board-variant", other)  # its answer is held back...
+    page.select_option("#board-variant", "heartbeat")  # ...while this one comes
+    expect(links).to_have_count(len(chosen))
+    assert [link.get_attribute("href") for link in links.all()] == chosen
+    assert len(held) == 1
+    with page.expect_response(f"**/leaderboard?variant={other}&*"):
+        held[0].continue_()
+    page.evaluate("() => new Promise((done) => setTimeout(done, 200))")  # its answer handled
+    assert [link.get_attribute("href") for link in links.all()] == chosen, "an older answer shown"

@@ -13,7 +13,7 @@ const $ = (id) => document.getElementById(id);
 const STATUS_WORDS = { waiting: "waiting", active: "in play", finished: "finished", cancelled: "cancelled" };
 // trail: the URL of each page from the first to the one shown (going back pops it); next: the
 // URL of the page after the one shown, from its Link header (null on the last page).
-const state = { status: "", variant: "", trail: [], next: null, shown: "" };
+const state = { status: "", variant: "", trail: [], next: null, shown: "", boardsAsked: 0 };
 
 function variantCell(variant) {
   const native = nativeName(variant);
@@ -106,9 +106,13 @@ function newer() {
 }
 
 async function showLeaderboard() {
+  // Answers may come back in any order: only the newest choice's is shown (an older one
+  // arriving last showed a board nobody had chosen any more).
+  const asked = ++state.boardsAsked;
   const variant = $("board-variant").value;
   const sort = $("board-sort").value;
   const [board] = await getJSON(`/leaderboard?variant=${encodeURIComponent(variant)}&sort=${sort}&limit=20`);
+  if (asked !== state.boardsAsked) return;
   const rows = board.rows.map((r) => {
     const tr = el("tr");
     const link = el("a", "", r.name);
