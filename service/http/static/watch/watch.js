@@ -1,30 +1,31 @@
 // One game's page: the table at any event, in any perspective it may be seen, live or replayed;
-// the seated player's hand and moves; the log in words; the audit.
+// the seated player's hand and moves; the log in words; the audit. Following the game live is in
+// live.js, the seated player's token and moves in seat.js; both share this page's state.
 
-import { getJSON, postJSON, problemWords } from "../shared/api.js";
+import { getJSON, problemWords } from "../shared/api.js";
 import { clear, el } from "../shared/dom.js";
 import { loadVariants, variantTitle } from "../shared/names.js";
-import { renderPlay } from "../table/play.js";
 import { renderTable } from "../table/tables.js";
 import { checkReceipt, showLinks, showReport, showSeed } from "./audit.js";
 import { describe } from "./events.js";
 import { Frames } from "./frames.js";
+import { livePanel } from "./live.js";
 import { markCurrent, renderLog } from "./log.js";
-import { fallbackPerspective, forbiddenReason, perspectiveAfterToken, perspectiveLabel } from "./perspectives.js";
+import { fallbackPerspective, forbiddenReason, perspectiveLabel } from "./perspectives.js";
 import { seatRatings } from "./ratings.js";
 import { rematchPanel } from "./rematch.js";
 import { renderScoreboard } from "./scoreboard.js";
+import { seatPanel, storedToken } from "./seat.js";
 
 const $ = (id) => document.getElementById(id);
 const gameId = location.pathname.split("/")[2];
-const TOKEN_KEY = "cardledger-token";
 const AUDIT_EVERY_MS = 500;
 const STATUS_WORDS = { waiting: "waiting for players", active: "in play", finished: "finished", cancelled: "cancelled" };
 
 const asked = new URLSearchParams(location.search).get("perspective") || "public";
 
 const state = {
-  token: sessionStorage.getItem(TOKEN_KEY) || "",
+  token: storedToken(),
   me: null, // { seat, admin, view } once a token is given
   perspective: asked,
   summary: null, // the public view now
@@ -44,6 +45,37 @@ const updateRematch = rematchPanel({
   token: () => state.token,
   seat: () => (state.me ? state.me.seat : null),
   following: () => state.following,
+});
+
+const { refresh, follow } = livePanel({
+  gameId,
+  state,
+  over,
+  notice,
+  loadSummary,
+  identify,
+  loadEvents,
+  addEvent,
+  show,
+  perspectiveOptions,
+  logContext,
+  renderMine: () => renderMine(), // seat.js's, made next with this panel's refresh and follow
+  scheduleAudit,
+  updateRematch,
+});
+
+const { renderMine, forgetToken, useToken } = seatPanel({
+  gameId,
+  state,
+  who,
+  message,
+  addEvent,
+  identify,
+  perspectiveOptions,
+  setPerspective,
+  seen,
+  refresh,
+  follow,
 });
 
 function who(seat) {
@@ -244,193 +276,6 @@ async function showScoreboard() {
   }
   const [board, found] = await Promise.all([getJSON(`/games/${gameId}/scoreboard`), ratings.found]);
   renderScoreboard($("scoreboard"), board, state.summary.seats, found);
-}
-
-// --- live ------------------------------------------------------------------------------------
-
-let refreshing = null;
-let again = false;
-
-async function refresh() {
-  if (refreshing) {
-    again = true;
-    return refreshing;
-  }
-  refreshing = (async () => {
-    do {
-      again = false;
-      try {
-        const names = state.summary ? state.summary.seats.length : 0;
-        await loadSummary();
-        updateRematch();
-        if (state.me) await identify();
-        await loadEvents();
-        renderLog($("log"), state.events, logContext(names !== state.summary.seats.length));
-        showLinks(state.events);
-        renderMine();
-        // Whether the page follows the head is read now, not before the reads above: a step back
-        // taken while they ran (ArrowLeft, the slider) must not be undone by this refresh.
-        if (state.following) await show(state.head);
-        else markCurrent($("log"), state.version);
-        scheduleAudit();
-      } catch (error) {
-        notice(problemWords(error.problem));
-      }
-    } while (again);
-    refreshing = null;
-  })();
-  return refreshing;
-}
-
-// The perspective a live stream's views are in: the ticket holder's seat, else public.
-function streamPerspective(ticketed) {
-  if (!ticketed || !state.me) return "public";
-  if (state.me.admin) return "full";
-  return state.me.seat !== null ? `seat:${state.me.seat}` : "public";
-}
-
-// A live view: the head moves on. Its events came just before it on the stream, so when the
-// page shows the stream's own perspective nothing more is fetched.
-async function onLiveView(source, view) {
-  if (refreshing || state.events.length < view.version - 1 || view.status !== "active") return refresh();
-  const last = state.events[view.version - 1];
-  if (!last) return refresh();
-  const names = state.summary.seats.length;
-  state.summary = { ...state.summary, status: view.status, seats: view.seats, version: view.version };
-  state.head = view.version;
-  $("head").textContent = state.head;
-  $("slider").max = Math.max(1, state.head);
-  if (source.perspective === state.perspective) state.frames.set(view.version, { version: view.version, event: last, view });
-  if (state.me && source.perspective === `seat:${state.me.seat}`) state.me.view = view;
-  else if (state.me) await identify();
-  if (names !== view.seats.length) {
-    perspectiveOptions();
-    renderLog($("log"), state.events, logContext(true));
-  }
-  drawSoon();
-}
-
-// Views can come faster than a page can draw: draw the newest once the browser is free.
-let drawPending = false;
-
-function drawSoon() {
-  if (drawPending) return;
-  drawPending = true;
-  setTimeout(async () => {
-    drawPending = false;
-    renderLog($("log"), state.events, logContext());
-    showLinks(state.events);
-    renderMine();
-    if (state.following) await show(state.head);
-    scheduleAudit();
-  }, 60);
-}
-
-async function follow(on) {
-  if (state.stream) state.stream.close();
-  state.stream = null;
-  $("live").checked = on;
-  if (!on) return;
-  let url = `/games/${gameId}/stream?after=${state.events.length}`;
-  if (state.token) {
-    try {
-      const ticket = await postJSON(`/games/${gameId}/stream-ticket`, undefined, state.token);
-      url += `&ticket=${encodeURIComponent(ticket.ticket)}`;
-    } catch {
-      // a spectator's stream then
-    }
-  }
-  const source = new EventSource(url);
-  source.perspective = streamPerspective(url.includes("ticket="));
-  source.addEventListener("event", (message) => addEvent(JSON.parse(message.data)));
-  source.addEventListener("view", (message) => onLiveView(source, JSON.parse(message.data)));
-  source.addEventListener("end", () => {
-    source.close();
-    if (state.stream === source) state.stream = null;
-    $("live").checked = false;
-    refresh();
-  });
-  source.onerror = () => {
-    if (source.readyState === EventSource.CLOSED && state.stream === source && !over()) {
-      setTimeout(() => follow(true), 1000); // a new ticket: the old one lasts a minute
-    }
-  };
-  state.stream = source;
-  if (state.head) {
-    state.following = true;
-    await refresh(); // following: it shows the head
-  }
-}
-
-// --- the seated player -------------------------------------------------------------------------
-
-function renderMine() {
-  const whoami = $("whoami");
-  const play = $("play");
-  $("forget").hidden = !state.token;
-  if (!state.me) {
-    whoami.textContent = state.token ? "" : "Watching as a spectator. A player enters their token to see their hand and play.";
-    clear(play);
-    return;
-  }
-  if (state.me.seat === null) {
-    whoami.textContent = state.me.admin ? "The operator's token: every hand is visible; operators cannot play." : "This token has no seat at this game: you watch as a spectator.";
-    clear(play);
-    return;
-  }
-  whoami.textContent = `You are ${who(state.me.seat)}, seat ${state.me.seat}.`;
-  document.body.dataset.myVersion = state.me.view.version;
-  renderPlay(play, state.me.view, { who, send });
-}
-
-async function send(command) {
-  if (state.sending) return;
-  state.sending = true;
-  message("Sending…");
-  try {
-    const result = await postJSON(`/games/${gameId}/commands`, command, state.token);
-    // Bots answer at once: the stream may have brought views newer than this answer's.
-    if (result.view.version >= state.me.view.version) state.me.view = result.view;
-    for (const event of result.events) addEvent(event);
-    const receipt = `${result.version}:${result.chain_head}`;
-    const check = el("button", "small", "check it");
-    check.type = "button";
-    check.onclick = () => {
-      $("receipt").value = receipt;
-      $("receipt-form").requestSubmit();
-    };
-    message(["Done. Your receipt: ", el("code", "receipt", receipt), " ", check], "ok");
-    renderMine();
-    if (!state.stream) await refresh(); // a live stream brings the table's new state itself
-  } catch (error) {
-    message(problemWords(error.problem), "error");
-    await refresh();
-  } finally {
-    state.sending = false;
-  }
-}
-
-function forgetToken() {
-  state.token = "";
-  state.me = null;
-  sessionStorage.removeItem(TOKEN_KEY);
-  $("token").value = "";
-}
-
-// Another token (or none): the table and the seat's panel are redrawn together, in the
-// perspective this token sees.
-async function useToken(token) {
-  const oldSeat = state.me ? state.me.seat : null;
-  state.token = token;
-  if (token) sessionStorage.setItem(TOKEN_KEY, token);
-  else forgetToken();
-  message("");
-  await identify();
-  perspectiveOptions();
-  state.frames.reset(state.perspective); // fetched with the old token
-  await setPerspective(perspectiveAfterToken(state.perspective, oldSeat, seen()));
-  renderMine();
-  if (state.stream) follow(true); // reopen it with this player's ticket
 }
 
 // --- wiring ------------------------------------------------------------------------------------
