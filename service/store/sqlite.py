@@ -10,7 +10,6 @@ with a busy timeout); rowids are issued under that lock, so they commit in order
 
 from __future__ import annotations
 
-import functools
 import sqlite3
 import threading
 import time
@@ -28,7 +27,7 @@ from eventsourcing.persistence import (
 )
 from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteDatastore, SQLiteFactory
 
-from service.store.ranges import version_range
+from service.store.ranges import notification_range, topics_in, version_range
 from service.store.readers.holdup import Holdup
 from service.store.troubles import UNHEARD, Troubles
 from service.worker import Worker
@@ -201,14 +200,6 @@ class Writer:
                 self._connection = None
 
 
-@functools.cache  # a few sets: a reader's each
-def of_topics(topics: tuple[str, ...]) -> str:
-    """``topic IN (...)`` with the topics written in: bound as parameters, a game reader's ~90
-    topics were bound on every read of the log."""
-    quoted = ", ".join("'" + topic.replace("'", "''") + "'" for topic in topics)
-    return f"topic IN ({quoted})"
-
-
 class BatchingRecorder(SQLiteApplicationRecorder):
     """The library's SQLite recorder, its inserts made by the process's one writer."""
 
@@ -274,19 +265,17 @@ class BatchingRecorder(SQLiteApplicationRecorder):
     ) -> Sequence[Notification]:
         """Notifications from ``start`` in id order, by one SELECT outside any explicit
         transaction (as ``select_events``), the topics written into the statement."""
-        clauses: list[str] = []
-        params: list[int] = []
-        if start is not None:
-            clauses.append("rowid >= ?" if inclusive_of_start else "rowid > ?")
-            params.append(start)
-        if stop is not None:
-            clauses.append("rowid <= ?")
-            params.append(stop)
-        if topics:
-            clauses.append(of_topics(tuple(topics)))
-        where = f" WHERE {' AND '.join(clauses)}" if clauses else ""
-        statement = f"SELECT rowid, * FROM {self.events_table_name}{where} ORDER BY rowid LIMIT ?"
-        params.append(limit)
+        conditions, order, params = notification_range(
+            "?",
+            "rowid",
+            start=start,
+            stop=stop,
+            inclusive_of_start=inclusive_of_start,
+            topics=tuple(topics),
+            limit=limit,
+        )
+        where = f" WHERE {' AND '.join(conditions)}" if conditions else ""
+        statement = f"SELECT rowid, * FROM {self.events_table_name}{where}{order}"
         with self.datastore.get_connection(commit=False) as connection:
             rows = connection.cursor().sqlite_cursor.execute(statement, params).fetchall()
         return [
@@ -305,7 +294,7 @@ class BatchingRecorder(SQLiteApplicationRecorder):
         further than ``most``."""
         statement = (
             f"SELECT COUNT(*) FROM (SELECT 1 FROM {self.events_table_name}"
-            f" WHERE rowid > ? AND {of_topics(tuple(topics))} LIMIT ?)"
+            f" WHERE rowid > ? AND {topics_in(tuple(topics))} LIMIT ?)"
         )
         with self.datastore.get_connection(commit=False) as connection:
             cursor = connection.cursor().sqlite_cursor

@@ -1,5 +1,6 @@
-"""One game's events by version range, on both stores: after a version (not at it), up to one
-(at it too), newest first when asked, and no more than the limit."""
+"""Reads by range, on both stores: one game's events after a version (not at it), up to one (at
+it too), newest first when asked, and no more than the limit; the log's notifications from a
+position (at it or past it), up to one, of some topics, and no more than the limit."""
 
 from __future__ import annotations
 
@@ -43,3 +44,31 @@ def test_a_games_events_by_version_range(store: Store) -> None:
     assert versions(gt=1, desc=True, limit=2) == [6, 5]
     assert versions(limit=2) == [1, 2]
     assert versions(gt=6) == []
+
+
+def test_the_logs_notifications_by_position_and_topic(store: Store) -> None:
+    game = uuid.uuid4()
+    topics = ["a", "b", "it's", "a", "b", "a"]  # a quote in a topic is written in quoted
+    ids = store.recorder.insert_events(
+        [
+            StoredEvent(originator_id=game, originator_version=v, topic=topic, state=b"{}")
+            for v, topic in enumerate(topics, start=1)
+        ]
+    )
+    assert ids is not None
+    first = ids[0]
+
+    def found(start: int | None, limit: int = 10, **query: Any) -> list[tuple[int, str]]:
+        read = store.recorder.select_notifications(start, limit, **query)
+        return [(n.originator_version, n.topic) for n in read]
+
+    assert [v for v, _ in found(first)] == [1, 2, 3, 4, 5, 6]
+    assert [v for v, _ in found(first, inclusive_of_start=False)] == [2, 3, 4, 5, 6]
+    assert [v for v, _ in found(first, stop=ids[2])] == [1, 2, 3]
+    assert found(first, topics=("a",)) == [(1, "a"), (4, "a"), (6, "a")]
+    assert found(first, topics=("b", "it's")) == [(2, "b"), (3, "it's"), (5, "b")]
+    assert found(ids[1], 2, topics=("a", "b"), inclusive_of_start=False) == [(4, "a"), (5, "b")]
+    assert found(first, topics=("c",)) == []
+    assert store.recorder.count_notifications(first, ("a",), 10) == 2  # past it, not at it
+    with pytest.raises(ValueError, match="%"):
+        store.recorder.select_notifications(first, 10, topics=("50%",))

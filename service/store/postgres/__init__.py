@@ -14,7 +14,6 @@ sent after the commit, coalesced, from its own connection.
 from __future__ import annotations
 
 import contextlib
-import functools
 import zlib
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TypeVar
@@ -33,7 +32,7 @@ from eventsourcing.postgres import (
     PostgresDatastore,
     PostgresFactory,
 )
-from psycopg.sql import SQL, Identifier, Literal
+from psycopg.sql import SQL, Identifier
 from psycopg_pool import PoolTimeout
 from psycopg_pool.base import AttemptWithBackoff
 
@@ -41,7 +40,7 @@ from service.store.budget import left
 from service.store.postgres.horizon import OLDEST_WRITER, WRITERS_IN_FLIGHT
 from service.store.postgres.listener import Notifier
 from service.store.postgres.watchdog import StatementTimeout, Watchdog
-from service.store.ranges import version_range
+from service.store.ranges import notification_range, topics_in, version_range
 from service.store.readers.holdup import Holdup
 from service.store.troubles import UNHEARD, Troubles
 
@@ -65,15 +64,6 @@ def spent_or_left(bound: float) -> float:
     if seconds <= 0:
         raise PoolTimeout("the request's store budget is spent")
     return seconds
-
-
-@functools.cache  # a few sets: a reader's each
-def of_topics(topics: tuple[str, ...]) -> str:
-    """``AND topic = ANY(...)`` with the topics written into the statement: sent as a parameter,
-    a game reader's ~90 topics were dumped into an array on every read (a fifth of the log
-    follower's CPU a command)."""
-    listed = SQL(", ").join(map(Literal, topics))
-    return SQL(" AND topic = ANY(ARRAY[{}])").format(listed).as_string()
 
 
 class HorizonRecorder(PostgresApplicationRecorder):
@@ -220,20 +210,17 @@ class HorizonRecorder(PostgresApplicationRecorder):
     ) -> Sequence[Notification]:
         """Notifications after ``start`` in id order, none at or past the horizon (read first,
         in a statement of its own: the select's snapshot must come after it)."""
-        statement = self.select_notifications_sql
-        params: list[Any] = []
-        if start is not None:
-            statement += (
-                " AND notification_id >= %s" if inclusive_of_start else " AND notification_id > %s"
-            )
-            params.append(start)
-        if stop is not None:
-            statement += " AND notification_id <= %s"
-            params.append(stop)
-        if topics:
-            statement += of_topics(tuple(topics))
-        statement += " ORDER BY notification_id LIMIT %s"
-        params.append(limit)
+        conditions, order, params = notification_range(
+            "%s",
+            "notification_id",
+            start=start,
+            stop=stop,
+            inclusive_of_start=inclusive_of_start,
+            topics=tuple(topics),
+            limit=limit,
+        )
+        statement = self.select_notifications_sql + "".join(f" AND {c}" for c in conditions)
+        statement += order
         with self.connection() as connection, connection.cursor() as cursor:
             params.insert(0, self._horizon(cursor))
             cursor.execute(statement, params, prepare=True)
@@ -261,7 +248,7 @@ class HorizonRecorder(PostgresApplicationRecorder):
         statement = self._render(
             "SELECT COUNT(*) AS past FROM (SELECT 1 FROM {table} WHERE notification_id > %s"
         )
-        statement += of_topics(tuple(topics)) + " LIMIT %s) AS counted"
+        statement += f" AND {topics_in(tuple(topics))} LIMIT %s) AS counted"
         with self.connection() as connection, connection.cursor() as cursor:
             cursor.execute(statement, (after, most))
             row = cursor.fetchone()

@@ -19,9 +19,8 @@ class Changes:
     def __init__(self) -> None:
         self._listeners: list[tuple[Callable[[], None], frozenset[str] | None]] = []
         self._lock = threading.Lock()
-        self.heard = (
-            0  # changes so far, counted before anyone is woken (service/store/readers/tail.py)
-        )
+        # Changes so far, counted before anyone is woken (service/store/readers/tail.py).
+        self.heard = 0
 
     def subscribe(
         self, wake: Callable[[], None], *, topics: Collection[str] | None = None
