@@ -20,9 +20,10 @@ import httpx
 import psycopg
 
 from service.settings import Settings
+from service.store.event_store import Store
 from tests.api.games.test_racing_retries import race_retries
 from tests.databases import new_test_database_name
-from tests.faults import crash_ledger, failover, hosts_check
+from tests.faults import crash_ledger, failover, hosts_check, log_tailing
 from tests.faults.proxy import FaultyProxy
 from tests.faults.test_outage import through
 from tests.faults.test_racing_joins import race_for_seats
@@ -157,6 +158,16 @@ def race_checks(name: str, settings: Settings, directory: Path) -> None:
             )
 
 
+def tailing_checks(name: str, settings: Settings) -> None:
+    opened = [Store(env=settings.store_env()) for _ in range(3)]
+    try:
+        outcome = log_tailing.run(opened, seconds=60)
+    finally:
+        for store in opened:
+            store.close()
+    line(f"readers tailing writers, {name}", outcome.figure(), outcome.ok())
+
+
 def schema_checks(make: Callable[[Path], Settings], directory: Path) -> None:
     crashed = 0
     for _ in range(50):
@@ -243,6 +254,7 @@ def main() -> int:
             directory = root / f"race-{index}"
             directory.mkdir()
             race_checks(name, make(directory), directory)
+            tailing_checks(name, make(directory))
         postgres = kinds[1][1]
         outage_checks(postgres(root), root)
         long_outage_checks(postgres(root), root)

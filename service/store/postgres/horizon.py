@@ -7,30 +7,39 @@ XID_WRAP = 1 << 32  # pg_locks gives 32-bit transaction ids; ours carry the epoc
 # RowExclusiveLock from the start of its statement, before its transaction has an id, until it
 # ends. One statement, so its snapshot is taken before pg_locks is read: every id below the
 # snapshot's ``xmax`` had ended or was running then; a writer seen with its id holds the horizon
-# at that id; one seen without an id yet, or not seen at all, gets a newer one; one that ended in
-# between has committed (or rolled back) before the read that follows. Ids in pg_locks are 32
-# bits: each is placed in the epoch of ``xmax``, less than 2**31 from it either way (``ahead``).
+# at that id; one not seen at all gets an id past ``xmax`` or has ended (committed or rolled
+# back) before the read that follows. A writer seen without its id may have one all the same:
+# PostgreSQL enters a new id in the list snapshots read before it takes the lock that shows it
+# in pg_locks (and a read of pg_locks holding the lock table's partitions widens that gap), so
+# such a writer holds the horizon at the snapshot's ``xmin``, the oldest transaction running (a
+# CI run lost a row without this: a reader passed over an id below ``xmax`` that its writer,
+# caught in that gap, committed later). Ids in pg_locks are 32 bits: each is placed in the
+# epoch of ``xmax``, less than 2**31 from it either way (``ahead``).
 OLDEST_WRITER = """
-WITH snap AS (SELECT pg_snapshot_xmax(pg_current_snapshot())::text::bigint AS xmax),
+WITH snap AS (SELECT pg_current_snapshot() AS taken),
+bounds AS (
+    SELECT pg_snapshot_xmax(taken)::text::bigint AS xmax,
+           pg_snapshot_xmin(taken)::text::bigint AS xmin
+    FROM snap
+),
 writers AS (
-    SELECT held.transactionid::text::bigint AS xid, held.pid
+    SELECT held.transactionid::text::bigint AS xid, writing.pid
     FROM pg_locks AS writing
-    JOIN pg_locks AS held
+    LEFT JOIN pg_locks AS held
       ON held.virtualtransaction = writing.virtualtransaction AND held.locktype = 'transactionid'
     WHERE writing.locktype = 'relation' AND writing.mode = 'RowExclusiveLock'
       AND writing.relation = %(table)s::regclass
       AND writing.database = (SELECT oid FROM pg_database WHERE datname = current_database())
 ),
 placed AS (
-    SELECT ((writers.xid - snap.xmax) %% {wrap} + {wrap}) %% {wrap} AS ahead, writers.*
-    FROM snap, writers
+    SELECT CASE WHEN writers.xid IS NULL THEN bounds.xmin - bounds.xmax
+                ELSE ((writers.xid - bounds.xmax) %% {wrap} + {wrap} + {half}) %% {wrap} - {half}
+           END AS ahead,
+           writers.pid
+    FROM bounds, writers
 )
-SELECT snap.xmax,
-       CASE WHEN oldest.ahead >= {half} THEN oldest.ahead - {wrap} ELSE oldest.ahead END AS ahead,
-       oldest.pid
-FROM snap LEFT JOIN LATERAL (
-    SELECT * FROM placed ORDER BY (ahead + {half}) %% {wrap} LIMIT 1
-) AS oldest ON true
+SELECT bounds.xmax, oldest.ahead, oldest.pid
+FROM bounds LEFT JOIN LATERAL (SELECT * FROM placed ORDER BY ahead LIMIT 1) AS oldest ON true
 """.replace("{wrap}", str(XID_WRAP)).replace("{half}", str(XID_WRAP // 2))
 # The same, with what the oldest writer is doing, to say what holds the readers back. Apart: a
 # read of pg_stat_activity gathers every backend's state, and cost the horizon, read before each

@@ -207,6 +207,30 @@ def test_a_transaction_left_open_that_writes_no_events_holds_no_reader(
         stray.close()
 
 
+def test_a_writer_seen_without_its_transaction_id_holds_readers_at_the_oldest_transaction(
+    recorder: HorizonRecorder, postgres_url: str
+) -> None:
+    """A writer of the events table whose id does not show in pg_locks may have one already
+    (PostgreSQL lists a new id for snapshots before it takes the lock that shows it): readers
+    wait for the oldest transaction running. Without this, a CI run lost a row. The writer in
+    that gap is held here by a session that takes the table's write lock and no id."""
+    stray = held_open(postgres_url)  # an id older than the event below, no lock on the table
+    idless = psycopg.connect(conninfo(postgres_url))  # not autocommit: holds what it takes
+    try:
+        idless.execute(f"LOCK TABLE {recorder._table_name} IN ROW EXCLUSIVE MODE")
+        written = recorder.insert_events(stored())
+        assert written is not None
+        assert ids(recorder.select_notifications(0, 10)) == []
+        holdup = recorder.holdup()
+        assert holdup is not None and holdup.pid == idless.info.backend_pid
+        assert holdup.horizon <= written[0]
+        idless.rollback()  # no writer in flight: the stray session holds nothing any more
+        assert ids(recorder.select_notifications(0, 10)) == written
+    finally:
+        idless.close()
+        stray.close()
+
+
 def _admin_database(url: str) -> str:
     """The database the test run's own was created from (another database of the cluster)."""
     base, _, _ = url.partition("?")[0].rpartition("/")
