@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import math
 import statistics
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import msgspec
 
 from bots.contract import Player, placed_above
 from bots.table import bot_seed, new_game, play_out
+from domain.aggregate import GameAggregate
 from domain.variant import Outcome
 from domain.variants import variant_by_id
 
@@ -86,15 +87,22 @@ def play_deal(
     weak: Player,
     deal: int,
     options: dict[str, Any] | None = None,
+    *,
+    dealt: Callable[[GameAggregate], None] | None = None,
 ) -> DealScore:
-    """Deal number ``deal`` played at every seating of ``seatings(seats)``."""
+    """Deal number ``deal`` played at every seating of ``seatings(seats)``; ``dealt`` is told
+    of each game before it is played (a measurement that looks at the real game hooks in
+    there: ``cardledger duel --peek``)."""
     lower_wins = variant_by_id(variant).lower_score_wins
     shares: list[float] = []
     points: dict[bool, list[int]] = {True: [], False: []}
     for seating in seatings(seats):
         players = [strong if is_strong else weak for is_strong in seating]
         seeds = [bot_seed(variant, deal, seat) for seat in range(seats)]
-        game = play_out(new_game(variant, seats, deal, options), players, seeds)
+        game = new_game(variant, seats, deal, options)
+        if dealt is not None:
+            dealt(game)
+        game = play_out(game, players, seeds)
         outcome = game.state.outcome
         assert outcome is not None, "a finished game has an outcome"
         shares.append(cross_share(placings(outcome, lower_wins), seating))

@@ -12,20 +12,22 @@ import os
 import statistics
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import msgspec
 
-from bots.contract import Player
+from bots.contract import ALGORITHM, Player
 from bots.duel import DealScore, DuelResult, play_deal, summarise
 from bots.levels import UnknownLevel, available_levels, player
+from domain.aggregate import GameAggregate
 from domain.commands import Command
 from domain.fairness import Draw
 from domain.variants import VARIANTS, variant_by_id
 from projections.views import View
+from service.tools.peeking import peeking
 
 SEARCH_LEVEL = 3
 START_MARK = "<!-- duel table -->"
@@ -51,6 +53,22 @@ class Matchup(msgspec.Struct, frozen=True):
     seats: int
     strong: int
     weak: int
+    algorithm: int = ALGORITHM
+    peek: bool = False
+    """The strong side searches the real game, hidden cards and all (``service.tools.peeking``)."""
+
+    def players(self) -> tuple[Player, Player, Callable[[GameAggregate], None] | None]:
+        """The strong side's player, the weak side's, and who is told of each game dealt."""
+        weak = player(self.variant, self.weak, self.algorithm)
+        if not self.peek:
+            return player(self.variant, self.strong, self.algorithm), weak, None
+        strong, world = peeking(self.variant, self.strong)
+        return strong, weak, world.dealt
+
+    def label(self) -> str:
+        strong = f"{self.strong} (sees all)" if self.peek else str(self.strong)
+        versus = f"{strong} v {self.weak}"
+        return versus if self.algorithm == ALGORITHM else f"{versus} (algorithm {self.algorithm})"
 
 
 class Measured(msgspec.Struct, frozen=True):
@@ -66,20 +84,22 @@ def default_seats(variant: str) -> int:
     return min(max(4, rules.min_seats), rules.max_seats)
 
 
-def matchups(variants: Sequence[str]) -> list[Matchup]:
+def matchups(variants: Sequence[str], algorithm: int = ALGORITHM) -> list[Matchup]:
     """Each level from 2 up against the one below, for each variant."""
     return [
-        Matchup(variant, default_seats(variant), level, level - 1)
+        Matchup(variant, default_seats(variant), level, level - 1, algorithm=algorithm)
         for variant in variants
-        for level in available_levels(variant)
+        for level in available_levels(variant, algorithm)
         if level >= 2
     ]
 
 
 def _play_block(matchup: Matchup, deals: Sequence[int]) -> tuple[list[DealScore], list[float]]:
-    strong = Timed(player(matchup.variant, matchup.strong))
-    weak = player(matchup.variant, matchup.weak)
-    scores = [play_deal(matchup.variant, matchup.seats, strong, weak, deal) for deal in deals]
+    searching, weak, dealt = matchup.players()
+    strong = Timed(searching)
+    scores = [
+        play_deal(matchup.variant, matchup.seats, strong, weak, deal, dealt=dealt) for deal in deals
+    ]
     return scores, strong.seconds
 
 
@@ -110,7 +130,7 @@ HEADER = (
 def row(measured: Measured) -> str:
     m, r = measured.matchup, measured.result
     return (
-        f"| {m.variant} | {m.seats} | {m.strong} v {m.weak} | {r.deals} | {r.games}"
+        f"| {m.variant} | {m.seats} | {m.label()} | {r.deals} | {r.games}"
         f" | {r.share:.1%} | {r.low:.1%} – {r.high:.1%}"
         f" | {r.strong_points:.2f} v {r.weak_points:.2f}"
         f" | {measured.p50_ms:.2f} / {measured.p95_ms:.2f} ms |"
@@ -134,14 +154,25 @@ def run(args: argparse.Namespace) -> int:
     try:
         chosen = (
             [
-                Matchup(v, args.seats or default_seats(v), args.levels[0], args.levels[1])
+                Matchup(
+                    v,
+                    args.seats or default_seats(v),
+                    args.levels[0],
+                    args.levels[1],
+                    algorithm=args.algorithm,
+                    peek=args.peek,
+                )
                 for v in variants
             ]
             if args.levels
-            else matchups(variants)
+            else matchups(variants, args.algorithm)
         )
+        if args.peek and not args.levels:
+            raise ValueError(
+                "--peek needs --levels: the searching level that peeks, and its opponent"
+            )
         for m in chosen:
-            player(m.variant, m.strong), player(m.variant, m.weak)
+            m.players()
     except (UnknownLevel, ValueError) as error:
         print(f"duel: {error}", file=sys.stderr)
         return 2
@@ -177,6 +208,19 @@ def add_parser(commands: Any) -> None:
         default=None,
         metavar="STRONG,WEAK",
         help="two levels, e.g. 2,1 (default: each level from 2 up against the one below)",
+    )
+    duel_cmd.add_argument(
+        "--algorithm",
+        type=int,
+        default=ALGORITHM,
+        help="the levels of this bot algorithm version (default: %(default)s, today's)",
+    )
+    duel_cmd.add_argument(
+        "--peek",
+        action="store_true",
+        help="the strong side searches the real game, hidden cards and all, with its level's"
+        " flat search (algorithm 2's budget): what hidden information costs the search,"
+        " measured; never a bot anyone plays",
     )
     duel_cmd.add_argument(
         "--seats", type=int, default=0, help="seats at the table (default: 4, or nearest allowed)"
