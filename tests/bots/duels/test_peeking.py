@@ -1,16 +1,20 @@
-"""The peeking search of ``cardledger duel --peek`` decides on the real game: every world it
-is given is the game's own state at the view's version, hidden hands included."""
+"""The peeking searches of ``cardledger duel --peek`` decide on the real game: every world the
+flat search is given is the game's own state at the view's version, and every world Open Hand's
+tree search samples holds the real hands."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from bots.duel import play_deal
+from bots.ismcts import Dice, TreeSearch
 from bots.levels import player
+from bots.simulators.open_hand import INDEX
+from bots.table import START, seat_view
 from domain.fairness import Draw
 from domain.game_state import GameState
 from projections.views import View
-from service.tools.peeking import peeking
+from service.tools.peeking import RealHands, SeeingOpenHand, peeking
 
 
 def test_the_peeking_search_is_given_the_real_game_at_each_decision() -> None:
@@ -27,3 +31,25 @@ def test_the_peeking_search_is_given_the_real_game_at_each_decision() -> None:
     world.sample = watched  # type: ignore[method-assign]
     play_deal("heartbeat", 4, strong, player("heartbeat", 2), deal=5, dealt=world.dealt)
     assert given and all(real is state for real, state in given)
+
+
+def test_open_hands_peeking_tree_search_deals_its_worlds_the_real_hands() -> None:
+    strong, world = peeking("open-hand", 3)
+    assert isinstance(strong, TreeSearch) and isinstance(strong.simulator, SeeingOpenHand)
+    hands: list[tuple[list[list[int]], list[list[int]]]] = []
+    simulator = strong.simulator
+
+    def worlds(view: View) -> RealHands:
+        found = SeeingOpenHand.worlds(simulator, view)
+        assert isinstance(found, RealHands) and world.game is not None
+        real = [
+            sorted(INDEX[card] for card in seat_view(world.game, seat, START).hand or ())
+            for seat in range(view.seat_count)
+        ]
+        hands.append((found.sample(Dice(7)).hands, real))
+        return found
+
+    simulator.worlds = worlds  # type: ignore[method-assign]
+    play_deal("open-hand", 4, strong, player("open-hand", 2), deal=5, dealt=world.dealt)
+    assert hands and all(sampled == real for sampled, real in hands)
+    assert all(hand for hand in hands[0][1])  # every seat holds cards at the first decision
