@@ -218,8 +218,9 @@ def add_parser(commands: Any) -> None:
     duel_cmd.add_argument(
         "--peek",
         action="store_true",
-        help="the strong side searches the real game, hidden cards and all, with its level's"
-        " flat search (algorithm 2's budget): what hidden information costs the search,"
+        help="the strong side searches the real game, hidden cards and all (Open Hand with its"
+        " levels' tree search, the others with the flat search at algorithm 2's budget; a"
+        " level above 5 doubles the budget again): what hidden information costs the search,"
         " measured; never a bot anyone plays",
     )
     duel_cmd.add_argument(

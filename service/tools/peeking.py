@@ -55,6 +55,8 @@ class RealHands(OpenHandWorlds):
 
 
 class SeeingOpenHand(OpenHandSimulator):
+    """Open Hand's simulator whose worlds are the real game's (told by ``real``)."""
+
     def __init__(self, real: RealGame) -> None:
         self.real = real
 
