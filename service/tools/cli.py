@@ -23,7 +23,8 @@ from service.http.protocol import TimedHttpToolsProtocol
 from service.read_models.models import ReadModels
 from service.settings import Settings, variable_names, variables
 from service.store.locks import LeaderLock
-from service.tools import bench, duel, load, monitor, verify, witness
+from service.tools import bench, load, monitor, verify, witness
+from service.tools.duels import duel
 from service.tools.http1 import HttpError
 from service.tools.simulate import LoadReport, summary_text, write_results
 from service.tools.supervisor import explain_worker_deaths, worker_timeout

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from service.tools.cli import main
-from service.tools.duel import END_MARK, START_MARK
+from service.tools.duels.duel import END_MARK, START_MARK
 
 
 def test_the_table_is_printed_and_written_between_the_marks(

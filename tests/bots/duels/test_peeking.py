@@ -14,7 +14,7 @@ from bots.table import START, seat_view
 from domain.fairness import Draw
 from domain.game_state import GameState
 from projections.views import View
-from service.tools.peeking import RealHands, SeeingOpenHand, peeking
+from service.tools.duels.peeking import RealHands, SeeingOpenHand, peeking
 
 
 def test_the_peeking_search_is_given_the_real_game_at_each_decision() -> None:

@@ -8,7 +8,7 @@ import pytest
 
 from service.settings import Settings
 from service.store.event_store import Store
-from tests.faults import log_tailing
+from tests.store import log_tailing
 
 
 @pytest.fixture

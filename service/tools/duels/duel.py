@@ -27,7 +27,7 @@ from domain.commands import Command
 from domain.fairness import Draw
 from domain.variants import VARIANTS, variant_by_id
 from projections.views import View
-from service.tools.peeking import peeking
+from service.tools.duels.peeking import peeking
 
 SEARCH_LEVEL = 3
 START_MARK = "<!-- duel table -->"
@@ -55,7 +55,7 @@ class Matchup(msgspec.Struct, frozen=True):
     weak: int
     algorithm: int = ALGORITHM
     peek: bool = False
-    """The strong side searches the real game, hidden cards and all (``service.tools.peeking``)."""
+    """The strong side searches the real game, hidden cards and all (``peeking``)."""
 
     def players(self) -> tuple[Player, Player, Callable[[GameAggregate], None] | None]:
         """The strong side's player, the weak side's, and who is told of each game dealt."""
