@@ -15,8 +15,8 @@ from litestar.testing import TestClient
 from service.application import Cardledger
 from service.http.app import create_app
 from service.settings import NO_LIMITS, Settings
-from tests.client import Api
-from tests.databases import new_test_database_name, sweep_stale_databases
+from tests.support.client import Api
+from tests.support.databases import new_test_database_name, sweep_stale_databases
 
 pytest_plugins = ("tests.harness",)  # the backstop after the last test
 POSTGRES_URL = os.environ.get(

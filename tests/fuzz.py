@@ -15,7 +15,7 @@ from pathlib import Path
 import httpx
 
 from service.settings import Settings
-from tests.servers import running_server
+from tests.support.servers import running_server
 
 
 def scratch_config(directory: Path) -> Path:

@@ -17,7 +17,7 @@ import pytest
 from psycopg import sql
 
 from tests.conftest import POSTGRES_URL, _with_database
-from tests.databases import new_test_database_name, sweep_stale_databases
+from tests.support.databases import new_test_database_name, sweep_stale_databases
 
 ROOT = Path(__file__).resolve().parent.parent
 BOUND = 120  # seconds: a run that hangs never ends, one that is stopped ends long before

@@ -20,7 +20,7 @@ from markdown_it.token import Token
 
 from service.settings import Settings
 from service.tools.cli import build_parser
-from tests.servers import running_server
+from tests.support.servers import running_server
 
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"

@@ -21,7 +21,7 @@ from service.settings import NO_LIMITS, Settings
 from service.tools.cli import main
 from service.tools.simulate import Table
 from tests.audit.test_verify import rehash
-from tests.client import SHORT_GAMES
+from tests.support.client import SHORT_GAMES
 
 CARD = re.compile(r"^(10|[2-9JQKA])[SHDC]$")
 

@@ -15,7 +15,7 @@ import pytest
 
 from domain.chain import GENESIS
 from service.tools.cli import main
-from tests.client import Api, served_event_hash
+from tests.support.client import Api, served_event_hash
 
 
 def rehash(bundle: dict[str, Any]) -> dict[str, Any]:

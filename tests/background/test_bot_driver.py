@@ -23,9 +23,9 @@ from service.background.work import BackgroundWork
 from service.errors import ApiError
 from service.settings import Settings
 from service.store.unit_of_work import Outcome
-from tests.client import SHORT_GAMES
-from tests.in_process import players
-from tests.threads import wait_until
+from tests.support.client import SHORT_GAMES
+from tests.support.in_process import players
+from tests.support.threads import wait_until
 
 VARIANT = "cancellation-hearts"  # six bots, passes and a few hundred moves
 

@@ -18,7 +18,7 @@ from service.auth import Principal
 from service.background.deadlines import LONGEST_NAP, RETRY, DeadlineWatcher
 from service.errors import GAME_NOT_FOUND
 from service.settings import Settings
-from tests.in_process import new_game, players
+from tests.support.in_process import new_game, players
 
 START = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
 ATTEMPTS = 40  # each new Heartbeat game opens on Pressure with probability 1/4

@@ -18,8 +18,8 @@ from service.auth import Principal
 from service.background.work import BackgroundWork
 from service.errors import ApiError
 from service.settings import Settings
-from tests.in_process import game_events_in_log, players
-from tests.threads import at_once, wait_until
+from tests.support.in_process import game_events_in_log, players
+from tests.support.threads import at_once, wait_until
 
 RACERS = 24
 SEATS = 3

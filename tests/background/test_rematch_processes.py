@@ -14,8 +14,8 @@ from service.auth import Principal
 from service.errors import ApiError
 from service.settings import Settings
 from tests.background.test_matchmaking_processes import process, retries
-from tests.in_process import game_events_in_log, new_game, players
-from tests.threads import at_once
+from tests.support.in_process import game_events_in_log, new_game, players
+from tests.support.threads import at_once
 
 GAMES = 16  # rematches raced; each race may or may not clash, together they do
 

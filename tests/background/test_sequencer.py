@@ -14,7 +14,7 @@ from projections.transparency.notes import Policy, SignedNote
 from service.application import Cardledger
 from service.application.log.sequencer import TOPICS
 from service.settings import Settings
-from tests.in_process import new_game, players
+from tests.support.in_process import new_game, players
 
 GAMES = 60
 

@@ -21,8 +21,8 @@ from service.application import Cardledger
 from service.application.log.sequencer import LogSequencer
 from service.application.log.witnessing import RETRY_SECONDS, WitnessAddress, Witnessing
 from service.tools.witness import Allowance, Witness, WitnessState, handler
-from tests.in_process import new_game, players
-from tests.servers import free_port
+from tests.support.in_process import new_game, players
+from tests.support.servers import free_port
 
 KEY = Signer("witness.test", Ed25519PrivateKey.generate(), COSIGNATURE)
 

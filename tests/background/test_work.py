@@ -10,7 +10,7 @@ from service.background.projector import ReadModelRunner
 from service.background.work import BackgroundWork
 from service.settings import Settings
 from service.store.locks import LeaderLock
-from tests.in_process import new_game, players
+from tests.support.in_process import new_game, players
 
 
 def test_a_stopped_projector_hands_its_leadership_on(ledger: Cardledger) -> None:

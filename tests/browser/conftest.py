@@ -15,7 +15,7 @@ import pytest
 from playwright.sync_api import Browser, ConsoleMessage, Page, sync_playwright
 
 from service.settings import Settings
-from tests.servers import running_server
+from tests.support.servers import running_server
 
 CHROMIUM = os.environ.get("CHROMIUM") or "/usr/bin/chromium"  # `make test CHROMIUM=…` sets it
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"

@@ -13,7 +13,7 @@ from playwright.sync_api import Page, Route, expect
 
 from tests.browser.conftest import screenshot, select
 from tests.browser.players import Game
-from tests.client import SHORT_GAMES
+from tests.support.client import SHORT_GAMES
 
 UNKNOWN = "seventh-game"
 # The table, a seat's moves and the log, as watch.js draws them; what a move sends is kept.

@@ -10,7 +10,7 @@ from playwright.sync_api import Page, Route, expect
 
 from tests.browser.conftest import screenshot
 from tests.browser.players import Game
-from tests.threads import wait_until
+from tests.support.threads import wait_until
 
 
 def test_ratings_show_in_the_game_the_players_page_and_the_leaderboard(

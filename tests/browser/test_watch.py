@@ -15,7 +15,7 @@ from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import Console, screenshot
 from tests.browser.players import Game
-from tests.client import SHORT_GAMES
+from tests.support.client import SHORT_GAMES
 
 Table = dict[str, Any]
 

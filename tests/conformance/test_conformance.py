@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from domain.variants import VARIANTS
-from tests.client import SHORT_GAMES
 from tests.conformance.suite import conforming_game
+from tests.support.client import SHORT_GAMES
 
 SEEDS = range(4)
 

@@ -18,10 +18,10 @@ from domain.errors import RuleViolation
 from domain.variant import Variant
 from domain.variants import DEADLINE_EVENTS, HOSTED, VARIANTS, registered, variant_by_id
 from service.tools.bench import engine, growth
-from tests.client import SHORT_GAMES
 from tests.conformance.tiny_variant import HighCard
 from tests.golden import SCRIPTS
-from tests.threads import at_once
+from tests.support.client import SHORT_GAMES
+from tests.support.threads import at_once
 
 VIEWER_TABLES = Path(__file__).parents[2] / "service" / "http" / "static" / "table" / "variants"
 

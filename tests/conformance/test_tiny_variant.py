@@ -21,7 +21,6 @@ from service.http.app import create_app
 from service.http.openapi.document import openapi_json
 from service.http.routes import rules as rules_pages
 from service.settings import Settings
-from tests.client import SHORT_GAMES
 from tests.conformance import test_registry as registry
 from tests.conformance.suite import conforming_game
 from tests.conformance.test_conformance import SEEDS
@@ -30,6 +29,7 @@ from tests.conformance.tiny_variant import HighCard
 from tests.golden import SCRIPTS, as_bundle, play, render
 from tests.rules import test_judgement_calls as pages
 from tests.rules.scenario import given, play_out, started
+from tests.support.client import SHORT_GAMES
 
 TINY = Path(__file__).parent / "tiny_variant"
 SIZES = ("tests/client.py SHORT_GAMES", "tests/golden.py SCRIPTS")

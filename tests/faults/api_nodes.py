@@ -16,7 +16,7 @@ from pathlib import Path
 from service.settings import Settings
 from service.tools.hosts import Hosts
 from tests.faults.proxy import FaultyProxy
-from tests.servers import start_process, stop_process, wait_until_ready
+from tests.support.servers import start_process, stop_process, wait_until_ready
 
 API_NODES = ("api1", "api2")
 API_PORT = 8000  # on each API node's own address

@@ -20,7 +20,7 @@ import httpx
 import msgspec
 
 from service.settings import Settings
-from tests.servers import free_port, start_process, wait_until_ready
+from tests.support.servers import free_port, start_process, wait_until_ready
 
 
 class Receipt(msgspec.Struct, frozen=True):

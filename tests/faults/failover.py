@@ -45,15 +45,15 @@ from service.settings import Settings
 from service.tools.cluster import Cluster
 from service.tools.hosts import Hosts
 from tests.api.streams.test_stream import sse
-from tests.client import next_page
 from tests.faults import failover_deadlines
 from tests.faults.api_nodes import API_NODES, api_nodes
 from tests.faults.crash_ledger import Answer, Outcome, Receipt, bot, check, play
-from tests.servers import (
+from tests.support.client import next_page
+from tests.support.servers import (
     free_port,
     running_server,
 )
-from tests.threads import BOUND, finished, wait_until
+from tests.support.threads import BOUND, finished, wait_until
 
 WRITES_BACK_WITHIN = 15.0  # seconds, the issue's bound
 # Every answer within the store timeout plus a little (the issue: never a hang past the store

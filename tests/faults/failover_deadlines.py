@@ -11,7 +11,7 @@ from datetime import datetime
 import httpx
 import msgspec
 
-from tests.threads import BOUND
+from tests.support.threads import BOUND
 
 # Seconds from opening a window to its deadline; the drill fails the primary about a second
 # after the windows open, and writes come back 5-10 s later.

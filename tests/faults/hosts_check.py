@@ -12,7 +12,7 @@ import subprocess
 import sys
 
 from service.tools.hosts import Hosts, ip
-from tests.threads import wait_until
+from tests.support.threads import wait_until
 
 PORT = 8765  # inside a namespace of its own: nothing else listens there
 

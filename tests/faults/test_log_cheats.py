@@ -21,7 +21,7 @@ from service.application import Cardledger
 from service.http.app import create_app
 from service.settings import Settings
 from service.tools.cli import main
-from tests.client import Api
+from tests.support.client import Api
 
 
 def delete_events(ledger: Cardledger, game_id: str, from_version: int = 1) -> None:

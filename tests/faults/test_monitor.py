@@ -23,8 +23,8 @@ from service.settings import Settings
 from service.store.log_tables import StoredCheckpoint
 from service.tools.cli import main
 from service.tools.monitor import Monitor
-from tests.client import Api
 from tests.faults.test_log_cheats import delete_events, restarted
+from tests.support.client import Api
 
 
 def monitor_round(api: Api, client: TestClient[Any], tmp_path: Path, **options: Any) -> list[str]:

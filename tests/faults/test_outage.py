@@ -14,7 +14,7 @@ import pytest
 
 from service.settings import Settings
 from tests.faults.proxy import FaultyProxy
-from tests.servers import running_server
+from tests.support.servers import running_server
 
 pytestmark = pytest.mark.postgres
 STORE_TIMEOUT = 2  # seconds; the service's own setting for this test

@@ -11,7 +11,7 @@ import pytest
 
 from service.settings import Settings
 from tests.api.games.test_racing_retries import at_once, new_connection_each_time
-from tests.servers import running_server
+from tests.support.servers import running_server
 
 RACERS = 12
 SEATS = 4

@@ -21,10 +21,10 @@ from prometheus_client import CollectorRegistry
 from service.settings import NO_LIMITS, Settings
 from service.tools.cluster import NODES, Cluster
 from tests.api.bots_and_matchmaking.test_rematch import api_of
-from tests.client import Api
 from tests.conftest import ADMIN_TOKEN
 from tests.faults.failover import three_free_ports
-from tests.threads import wait_until
+from tests.support.client import Api
+from tests.support.threads import wait_until
 
 pytestmark = [
     pytest.mark.postgres,

@@ -22,13 +22,13 @@ import psycopg
 from service.settings import Settings
 from service.store.event_store import Store
 from tests.api.games.test_racing_retries import race_retries
-from tests.databases import new_test_database_name
 from tests.faults import crash_ledger, failover, hosts_check
 from tests.faults.proxy import FaultyProxy
 from tests.faults.test_outage import through
 from tests.faults.test_racing_joins import race_for_seats
-from tests.servers import running_server, start_process, stop_process
 from tests.store import log_tailing
+from tests.support.databases import new_test_database_name
+from tests.support.servers import running_server, start_process, stop_process
 
 ADMIN_URL = os.environ.get(
     "CARDLEDGER_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/postgres"

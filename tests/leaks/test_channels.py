@@ -26,8 +26,8 @@ from service.http.app import create_app
 from service.live.streams import Live
 from service.settings import NO_LIMITS, Settings
 from service.tools.simulate import Table
-from tests.client import SHORT_GAMES, Api
 from tests.property.playouts import cards_in, known_to
+from tests.support.client import SHORT_GAMES, Api
 
 CHECKS_PER_GAME = 6
 

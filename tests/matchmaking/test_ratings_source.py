@@ -7,7 +7,7 @@ from uuid import UUID
 
 from service.application import Cardledger
 from service.auth import Principal
-from tests.in_process import players
+from tests.support.in_process import players
 
 
 class Fixed:

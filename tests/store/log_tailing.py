@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from eventsourcing.persistence import StoredEvent
 
 from service.store.event_store import Store
-from tests.threads import finished
+from tests.support.threads import finished
 
 WRITERS = 8
 TOPIC = "tailed"

@@ -12,7 +12,7 @@ from psycopg import sql
 
 from service.store.postgres.listener import PostgresListener
 from service.store.readers.changes import Changes
-from tests.threads import wait_until
+from tests.support.threads import wait_until
 
 
 def test_a_reader_of_some_topics_sleeps_through_writes_of_others_only() -> None:

@@ -12,7 +12,7 @@ import pytest
 from service.application import Cardledger
 from service.settings import Settings
 from service.store.receipts import Idempotency, ReceiptKey
-from tests.in_process import new_game, players
+from tests.support.in_process import new_game, players
 
 
 @pytest.fixture

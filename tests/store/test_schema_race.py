@@ -16,7 +16,7 @@ import pytest
 
 from service.application import Cardledger
 from service.settings import Settings
-from tests.threads import at_once
+from tests.support.threads import at_once
 
 pytestmark = pytest.mark.postgres
 ROUNDS = 12

@@ -14,7 +14,7 @@ from service.settings import Settings
 from service.store.budget import budget, left
 from service.store.event_store import Store
 from service.store.postgres import HorizonRecorder, OutcomeUnknown
-from tests.threads import BOUND, finished
+from tests.support.threads import BOUND, finished
 
 TIMEOUT = 4.0  # the store timeout: each wait's own bound
 HELD = 3.0  # how long another thread holds every connection

@@ -13,7 +13,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from projections.transparency.notes import Signer
 from service.tools.cli import main
 from tests.api.witnessed_log.test_witnessed_log import signed
-from tests.client import Api
+from tests.support.client import Api
 
 
 def saved(path: Path, text: str) -> str:

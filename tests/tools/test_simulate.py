@@ -14,7 +14,7 @@ from service.settings import Settings
 from service.tools.cli import main
 from service.tools.http1 import Http1Connection, HttpError
 from service.tools.load import hammer, play_games
-from tests.servers import free_port, running_server
+from tests.support.servers import free_port, running_server
 
 
 @pytest.fixture(scope="module")

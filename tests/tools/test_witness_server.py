@@ -16,7 +16,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from projections.transparency.notes import COSIGNATURE, Signer
 from service.tools.witness import Allowance, Witness, WitnessState, handler
-from tests.threads import BOUND, finished
+from tests.support.threads import BOUND, finished
 
 LOG = Signer("example.com/log", Ed25519PrivateKey.generate())
 READ_SECONDS = 0.5

@@ -12,8 +12,8 @@ import pytest
 
 from bots.contract import ALGORITHM
 from bots.levels import available_levels
-from tests.client import SHORT_GAMES, Api
-from tests.threads import wait_until
+from tests.support.client import SHORT_GAMES, Api
+from tests.support.threads import wait_until
 
 LEVEL_1 = {"algorithm": ALGORITHM, "level": 1}  # seated today: the current algorithm
 

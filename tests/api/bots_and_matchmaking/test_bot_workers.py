@@ -12,9 +12,9 @@ import httpx
 
 from service.settings import Settings
 from tests.api.operations.test_workers import fresh_connection
-from tests.client import SHORT_GAMES
-from tests.servers import running_server
-from tests.threads import BOUND
+from tests.support.client import SHORT_GAMES
+from tests.support.servers import running_server
+from tests.support.threads import BOUND
 
 
 def create(http: httpx.Client, auth: dict[str, str], variant: str, bot_seats: range) -> str:

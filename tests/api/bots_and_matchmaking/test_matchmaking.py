@@ -16,8 +16,8 @@ from litestar.testing import TestClient
 from service.application import Cardledger
 from service.http.app import create_app
 from service.settings import Settings
-from tests.client import Api
-from tests.threads import at_once, wait_until
+from tests.support.client import Api
+from tests.support.threads import at_once, wait_until
 
 QUEUE = "/matchmaking/queue"
 

@@ -14,8 +14,8 @@ from litestar.testing import TestClient
 from service.application import Cardledger
 from service.http.app import create_app
 from service.settings import Settings
-from tests.client import Api
-from tests.threads import wait_until
+from tests.support.client import Api
+from tests.support.threads import wait_until
 
 
 def rematch(api: Api, game_id: str, seat: int | None, method: str = "post") -> Any:

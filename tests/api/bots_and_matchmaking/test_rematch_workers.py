@@ -11,8 +11,8 @@ import httpx
 
 from service.settings import Settings
 from tests.api.games.test_racing_retries import new_connection_each_time
-from tests.servers import running_server
-from tests.threads import at_once
+from tests.support.servers import running_server
+from tests.support.threads import at_once
 
 GAMES = 6
 RACERS = 4  # the same accept, sent this many times at once per game

@@ -8,7 +8,7 @@ import random
 import pytest
 
 from domain.chain import GENESIS
-from tests.client import SHORT_GAMES, Api, served_event_hash
+from tests.support.client import SHORT_GAMES, Api, served_event_hash
 
 
 def test_four_players_play_open_hand_to_the_end(api: Api) -> None:

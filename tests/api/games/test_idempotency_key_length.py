@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from service.http.dependencies import MAX_IDEMPOTENCY_KEY
-from tests.client import Api
+from tests.support.client import Api
 
 
 def test_the_longest_idempotency_key_is_taken_and_one_more_character_is_not(api: Api) -> None:

@@ -7,7 +7,7 @@ tests/audit/test_verify.py::test_a_running_game_says_what_is_pending."""
 
 from __future__ import annotations
 
-from tests.client import Api
+from tests.support.client import Api
 
 
 def test_one_key_serves_a_creation_and_then_a_play_on_another_game(api: Api) -> None:

@@ -10,8 +10,8 @@ import httpx
 import pytest
 
 from service.settings import Settings
-from tests.servers import running_server
-from tests.threads import at_once
+from tests.support.servers import running_server
+from tests.support.threads import at_once
 
 ROUNDS = 20
 RETRIES = 20

@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
-from tests.client import Api
+from tests.support.client import Api
 
 
 def replay(api: Api, game_id: str, query: str, headers: dict[str, str] | None = None) -> Any:

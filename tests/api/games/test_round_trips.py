@@ -13,7 +13,7 @@ from domain.errors import RuleViolation
 from service.application import Cardledger
 from service.settings import Settings
 from service.tools.local_games import play_one, seated
-from tests.client import Api
+from tests.support.client import Api
 
 
 @contextmanager

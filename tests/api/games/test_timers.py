@@ -17,8 +17,8 @@ from service.application.queries import view_of
 from service.auth import Principal
 from service.background.work import BackgroundWork
 from service.settings import Settings
-from tests.servers import running_server
-from tests.threads import wait_until
+from tests.support.servers import running_server
+from tests.support.threads import wait_until
 
 ATTEMPTS = 40  # each new game opens on Pressure with probability 1/4
 ADMIN = "timers-admin-token"

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from tests.client import Api
+from tests.support.client import Api
 
 PROBLEM = "application/problem+json"
 

@@ -5,7 +5,7 @@ stable code, and changes nothing."""
 from __future__ import annotations
 
 from tests.api.inputs.test_bad_input import assert_problem, snapshot
-from tests.client import Api
+from tests.support.client import Api
 
 ODD_NUMBERS = ["²", "٠", "1²", "9" * 5000, "-1", " 1 2", "1e3", "0x1"]
 

@@ -23,8 +23,8 @@ from types import ModuleType
 import pytest
 
 from service.settings import Settings
-from tests.client import SHORT_GAMES
-from tests.servers import running_server
+from tests.support.client import SHORT_GAMES
+from tests.support.servers import running_server
 
 ROOT = Path(__file__).resolve().parents[3]
 DOCUMENT = ROOT / "openapi" / "openapi.json"

@@ -18,8 +18,8 @@ from service.http.app import create_app
 from service.http.contract import HTTP_CODES
 from service.http.openapi.document import openapi_json
 from service.settings import NO_LIMITS, Settings
-from tests.client import Api
 from tests.contract.call_graph import code_index
+from tests.support.client import Api
 
 ROOT = Path(__file__).resolve().parents[3]
 COMMITTED = ROOT / "openapi" / "openapi.json"

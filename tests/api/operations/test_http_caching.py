@@ -11,7 +11,7 @@ from litestar.testing import TestClient
 from service.application import Cardledger
 from service.http.app import create_app
 from service.settings import Settings
-from tests.client import Api
+from tests.support.client import Api
 
 
 def test_answers_about_a_running_game_revalidate_and_a_finished_game_is_immutable(

@@ -16,7 +16,7 @@ from litestar.testing import TestClient
 
 from service.http.app import create_app
 from service.settings import NO_LIMITS, Limits, Settings
-from tests.servers import running_server, stream_held_open
+from tests.support.servers import running_server, stream_held_open
 
 
 @pytest.fixture

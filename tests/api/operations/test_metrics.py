@@ -25,8 +25,8 @@ from service.settings import NO_LIMITS, Settings
 from service.store.postgres.listener import conninfo
 from service.store.unit_of_work import MAX_ATTEMPTS
 from tests.api.games.test_concurrency import lockstep, race
-from tests.client import Api
-from tests.threads import wait_until
+from tests.support.client import Api
+from tests.support.threads import wait_until
 
 COMMANDS = "cardledger_commands_total"
 REFUSALS = "cardledger_command_refusals_total"

@@ -11,7 +11,7 @@ import pytest
 
 from service.settings import Settings
 from service.tools.cli import main
-from tests.servers import running_server
+from tests.support.servers import running_server
 
 
 @pytest.fixture

@@ -17,9 +17,9 @@ from litestar.testing import TestClient
 from service.http import allowance
 from service.http.app import create_app
 from service.settings import NO_LIMITS, Limits, Settings
-from tests.redis import running_redis
-from tests.servers import free_port, running_server, stream_held_open
-from tests.threads import BOUND, wait_until
+from tests.support.redis import running_redis
+from tests.support.servers import free_port, running_server, stream_held_open
+from tests.support.threads import BOUND, wait_until
 
 MOST_TRIES = 200  # requests, until both workers have answered
 FIVE_A_MINUTE = msgspec.structs.replace(NO_LIMITS, per_address=5)

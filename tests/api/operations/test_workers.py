@@ -11,8 +11,8 @@ import httpx
 
 from service.http.app import INSTANCE_HEADER
 from service.settings import Settings
-from tests.servers import running_server, server_process, wait_until_ready, worker_pids
-from tests.threads import wait_until
+from tests.support.servers import running_server, server_process, wait_until_ready, worker_pids
+from tests.support.threads import wait_until
 
 
 def fresh_connection(base: str) -> httpx.Client:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.client import Api, next_page
+from tests.support.client import Api, next_page
 
 
 def ids(pages: list[Any]) -> list[list[str]]:

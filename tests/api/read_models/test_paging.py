@@ -11,7 +11,7 @@ from urllib.parse import parse_qs, urlencode, urlsplit
 
 from domain.variants import VARIANTS
 from projections.lobby import Result
-from tests.client import Api, next_page
+from tests.support.client import Api, next_page
 
 # (wins, points) per player: ties of three and of two, each across a boundary of 2-row pages.
 TIED = {"a": (3, 40), "b": (2, 30), "c": (2, 30), "d": (2, 30), "e": (1, 10), "f": (0, 0)}

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from service.read_models import models
-from tests.client import Api
+from tests.support.client import Api
 
 
 def everyone(api: Api) -> list[object]:

@@ -17,7 +17,7 @@ from bots.contract import ALGORITHM
 from service.settings import Settings
 from tests.api.bots_and_matchmaking.test_bot_seats import create, ended
 from tests.api.read_models.test_read_models import finished_games
-from tests.client import Api, next_page
+from tests.support.client import Api, next_page
 
 BOT_LEVEL_1 = f"bot:level-1:v{ALGORITHM}"  # bots seated today play the current algorithm
 

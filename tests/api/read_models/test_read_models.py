@@ -23,9 +23,9 @@ from service.read_models.models import ReadModels
 from service.settings import NO_LIMITS, Settings
 from service.store.postgres.listener import conninfo
 from service.tools.cli import main
-from tests.client import Api
 from tests.conftest import ADMIN_TOKEN
-from tests.threads import at_once
+from tests.support.client import Api
+from tests.support.threads import at_once
 
 
 def snapshot(api: Api) -> tuple[object, object, object]:

@@ -15,7 +15,7 @@ from service.background.follower import LogFollower
 from service.live.streams import Live
 from service.settings import Settings
 from service.tools.local_games import play_to_end, seated
-from tests.threads import BOUND, finished, wait_until
+from tests.support.threads import BOUND, finished, wait_until
 
 VIEWERS = 5
 

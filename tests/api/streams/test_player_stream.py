@@ -14,9 +14,9 @@ import pytest
 
 from service.settings import Settings
 from tests.api.streams.test_stream import play, sse
-from tests.client import Api
-from tests.servers import running_server
-from tests.threads import BOUND, finished
+from tests.support.client import Api
+from tests.support.servers import running_server
+from tests.support.threads import BOUND, finished
 
 
 class Listener(threading.Thread):

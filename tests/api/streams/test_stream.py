@@ -16,9 +16,9 @@ from litestar.response import ServerSentEventMessage
 
 from service.live import streams
 from service.settings import Settings
-from tests.client import Api
-from tests.servers import running_server
-from tests.threads import BOUND, finished
+from tests.support.client import Api
+from tests.support.servers import running_server
+from tests.support.threads import BOUND, finished
 
 
 def sse(response: httpx.Response) -> Iterator[dict[str, str]]:

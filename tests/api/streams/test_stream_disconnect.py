@@ -21,7 +21,7 @@ from litestar.types import Message
 from service.application import Cardledger
 from service.http.app import create_app
 from service.settings import Limits, Settings
-from tests.client import Api
+from tests.support.client import Api
 
 
 @pytest.fixture

@@ -15,7 +15,7 @@ from service.http.allowance import Allowance
 from service.http.limits import StreamSlots
 from service.http.routes.game_reads import GameReadsController
 from service.settings import Limits
-from tests.client import Api
+from tests.support.client import Api
 
 
 def test_a_stream_dropped_before_it_started_gives_its_slot_back(api: Api) -> None:

@@ -18,9 +18,9 @@ import pytest
 from service.settings import Settings
 from tests.api.streams.test_player_stream import every_message, register, two_seat_game
 from tests.api.streams.test_stream import play
-from tests.servers import server_process, wait_until_ready
-from tests.threads import BOUND, wait_until
-from tests.webhook_receiver import Receiver, receiving
+from tests.support.servers import server_process, wait_until_ready
+from tests.support.threads import BOUND, wait_until
+from tests.support.webhook_receiver import Receiver, receiving
 
 HELD = 3  # the delivery the receiver holds unanswered while the server is killed
 

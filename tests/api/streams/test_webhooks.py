@@ -17,9 +17,9 @@ from litestar.testing import TestClient
 from service.application import Cardledger
 from service.http.app import create_app
 from service.settings import Settings
-from tests.client import Api
-from tests.threads import BOUND, wait_until
-from tests.webhook_receiver import TRICKLED_ANSWER, Receiver, Trickler, receiving, trickling
+from tests.support.client import Api
+from tests.support.threads import BOUND, wait_until
+from tests.support.webhook_receiver import TRICKLED_ANSWER, Receiver, Trickler, receiving, trickling
 
 
 @pytest.fixture

@@ -24,8 +24,14 @@ from projections.transparency.witness import AddCheckpoint
 from service.application import Cardledger
 from service.settings import Settings
 from service.tools.cli import main
-from tests.servers import free_port, server_process, start_process, stop_process, wait_until_ready
-from tests.threads import BOUND
+from tests.support.servers import (
+    free_port,
+    server_process,
+    start_process,
+    stop_process,
+    wait_until_ready,
+)
+from tests.support.threads import BOUND
 
 
 @contextlib.contextmanager

@@ -27,7 +27,7 @@ from projections.transparency.tiles import (
     tile_width,
     tiled_nodes,
 )
-from tests.client import Api
+from tests.support.client import Api
 
 WAIT_SECONDS = 10.0
 

@@ -27,8 +27,8 @@ from projections.transparency.tiles import (
 )
 from service.application import Cardledger
 from service.settings import Settings
-from tests.servers import server_process, wait_until_ready
-from tests.threads import BOUND
+from tests.support.servers import server_process, wait_until_ready
+from tests.support.threads import BOUND
 
 
 def checkpoint(http: httpx.Client, at_least: int) -> Checkpoint:

@@ -25,7 +25,7 @@ from domain.seating import SeatedBot, creation_actor
 from projections.events import event_out
 from service.application.bundle import FORMAT, Bundle
 from service.background.bots import next_move
-from tests.client import SHORT_GAMES
+from tests.support.client import SHORT_GAMES
 
 START = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
 STEP = timedelta(seconds=1)

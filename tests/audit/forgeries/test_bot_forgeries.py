@@ -27,7 +27,7 @@ from projections.audit import AuditReport, audit
 from projections.views import View, view
 from tests.audit.forgeries.bot_game import bot_game, bundle_of
 from tests.audit.test_verify import failing, verify
-from tests.client import SHORT_GAMES
+from tests.support.client import SHORT_GAMES
 
 VARIANTS = list(SHORT_GAMES)
 SWAPPED_MOVE = 5  # the bot move a forger changes (the first with another legal move from it)

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from tests.audit.forgeries.finished_game import finished_bundle, indexes, refused
-from tests.client import served_event_hash
+from tests.support.client import served_event_hash
 
 Edit = Callable[[dict[str, Any]], None]
 

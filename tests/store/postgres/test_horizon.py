@@ -24,7 +24,7 @@ from service.settings import Settings
 from service.store.event_store import Store
 from service.store.postgres import HorizonRecorder
 from service.store.postgres.listener import conninfo
-from tests.threads import BOUND, finished, wait_until
+from tests.support.threads import BOUND, finished, wait_until
 
 pytestmark = pytest.mark.postgres
 

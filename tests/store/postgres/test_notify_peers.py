@@ -22,7 +22,7 @@ from service.store.postgres.listener import (
     PostgresListener,
 )
 from service.store.readers.changes import Changes
-from tests.threads import finished, wait_until
+from tests.support.threads import finished, wait_until
 
 
 @contextlib.contextmanager

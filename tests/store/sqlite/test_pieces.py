@@ -13,8 +13,8 @@ from eventsourcing.persistence import IntegrityError
 
 from service.application import Cardledger
 from service.settings import Settings
-from tests.in_process import new_game, players
 from tests.store.sqlite.test_writer import one_batch, one_event, sqlite_store, writer_of
+from tests.support.in_process import new_game, players
 
 
 def kept_rows(cursor: sqlite3.Cursor) -> list[int]:

@@ -18,7 +18,7 @@ from service.http.app import create_app
 from service.settings import Settings
 from service.store.event_store import Store
 from service.store.sqlite import BatchingRecorder, Writer
-from tests.threads import BOUND
+from tests.support.threads import BOUND
 
 
 def sqlite_store(tmp_path: Path, **settings: object) -> Store:

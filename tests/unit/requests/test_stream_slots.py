@@ -18,7 +18,7 @@ from service.http import allowance
 from service.http.allowance import Allowance
 from service.http.limits import StreamSlots
 from service.settings import NO_LIMITS, Limits
-from tests.redis import running_redis
+from tests.support.redis import running_redis
 
 
 @pytest.fixture(params=["local", "shared"])

@@ -14,7 +14,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 from service.application.messaging.webhook_targets import verify
-from tests.threads import BOUND
+from tests.support.threads import BOUND
 
 TOLERANCE = 300  # seconds: what the documentation tells receivers to accept
 

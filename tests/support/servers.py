@@ -22,7 +22,7 @@ import httpx
 
 from service.lifetime import end_with_parent
 from service.settings import Settings
-from tests.threads import BOUND, finished, wait_until
+from tests.support.threads import BOUND, finished, wait_until
 
 STOP_GRACE = 10  # seconds a process has to stop on SIGTERM before it and its group are killed
 START_WITHIN = 60  # seconds for a server to answer /ready: generous, for a loaded machine

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 import redis
 
-from tests.servers import free_port, start_process, stop_process
+from tests.support.servers import free_port, start_process, stop_process
 
 REQUIRE_REDIS = os.environ.get("CARDLEDGER_REQUIRE_REDIS") == "1"
 START_WITHIN = 30  # seconds
