@@ -62,7 +62,7 @@ class Matchup(msgspec.Struct, frozen=True):
         weak = player(self.variant, self.weak, self.algorithm)
         if not self.peek:
             return player(self.variant, self.strong, self.algorithm), weak, None
-        strong, world = peeking(self.variant, self.strong)
+        strong, world = peeking(self.variant, self.strong, self.algorithm)
         return strong, weak, world.dealt
 
     def label(self) -> str:
@@ -218,9 +218,10 @@ def add_parser(commands: Any) -> None:
     duel_cmd.add_argument(
         "--peek",
         action="store_true",
-        help="the strong side searches the real game, hidden cards and all (Open Hand with its"
-        " levels' tree search, the others with the flat search at algorithm 2's budget; a"
-        " level above 5 doubles the budget again): what hidden information costs the search,"
+        help="the strong side searches the real game, hidden cards and all, with its level's"
+        " search in --algorithm (a tree search where that algorithm has one for the variant,"
+        " else the flat search at algorithm 2's budget; a level above 5 doubles the budget"
+        " again): what hidden information costs the search,"
         " measured; never a bot anyone plays",
     )
     duel_cmd.add_argument(

@@ -47,7 +47,7 @@ def test_an_unknown_level_is_refused_before_any_game(capsys: pytest.CaptureFixtu
 def test_a_peeking_search_plays_a_deal_and_is_labelled(capsys: pytest.CaptureFixture[str]) -> None:
     args = ["duel", "--variant", "heartbeat", "--levels", "3,2", "--deals", "1", "--jobs", "1"]
     assert main([*args, "--peek"]) == 0
-    assert "| heartbeat | 4 | 3 (sees all) v 2 | 1 | 4 |" in capsys.readouterr().out
+    assert "| heartbeat | 4 | 3 (sees all) v 2 | 1 | 4 |" in capsys.readouterr().out  # its tree
     assert main([*args, "--algorithm", "2"]) == 0
     assert "| heartbeat | 4 | 3 v 2 (algorithm 2) | 1 | 4 |" in capsys.readouterr().out
 

@@ -9,16 +9,24 @@ from typing import Any
 from bots.duel import play_deal
 from bots.ismcts import Dice, TreeSearch
 from bots.levels import player
+from bots.simulators.heartbeat import INDEX as HEARTBEAT_INDEX
 from bots.simulators.open_hand import INDEX
 from bots.table import START, seat_view
 from domain.fairness import Draw
 from domain.game_state import GameState
+from domain.variants.heartbeat.view import HeartbeatView
 from projections.views import View
-from service.tools.duels.peeking import RealHands, SeeingOpenHand, peeking
+from service.tools.duels.peeking import (
+    RealHands,
+    RealHeartbeatHands,
+    SeeingHeartbeat,
+    SeeingOpenHand,
+    peeking,
+)
 
 
 def test_the_peeking_search_is_given_the_real_game_at_each_decision() -> None:
-    strong, world = peeking("heartbeat", 3)
+    strong, world = peeking("heartbeat", 3, algorithm=2)  # algorithm 2 searches flat
     given: list[tuple[Any, GameState]] = []
     sample = world.sample
 
@@ -53,3 +61,28 @@ def test_open_hands_peeking_tree_search_deals_its_worlds_the_real_hands() -> Non
     play_deal("open-hand", 4, strong, player("open-hand", 2), deal=5, dealt=world.dealt)
     assert hands and all(sampled == real for sampled, real in hands)
     assert all(hand for hand in hands[0][1])  # every seat holds cards at the first decision
+
+
+def test_heartbeats_peeking_tree_search_deals_its_worlds_the_real_hands() -> None:
+    strong, world = peeking("heartbeat", 3)
+    assert isinstance(strong, TreeSearch) and isinstance(strong.simulator, SeeingHeartbeat)
+    simulator = strong.simulator
+    compared = 0
+
+    def worlds(view: View) -> RealHeartbeatHands:
+        nonlocal compared
+        found = SeeingHeartbeat.worlds(simulator, view)
+        assert isinstance(found, RealHeartbeatHands) and world.game is not None
+        sampled = found.sample(Dice(7)).hands
+        for seat in range(view.seat_count):
+            seen = seat_view(world.game, seat, START)
+            assert isinstance(seen.table, HeartbeatView)
+            chosen = seen.table.choices[seat]
+            real = [*(seen.hand or ()), *([chosen] if chosen else [])]
+            assert sampled[seat] == sorted(HEARTBEAT_INDEX[card] for card in real)
+            compared += 1
+        return found
+
+    simulator.worlds = worlds  # type: ignore[method-assign]
+    play_deal("heartbeat", 4, strong, player("heartbeat", 2), deal=5, dealt=world.dealt)
+    assert compared > 0
