@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from bots.contract import ALGORITHM, Player
-from bots.ismcts import Dice, Simulator, TreeSearch
+from bots.ismcts import Dice, Simulator, TreeSearch, Worlds
 from bots.levels import SEARCH_BUDGETS, TREES, UnknownLevel
 from bots.rule_based import RULE_BASED
 from bots.search import Search
@@ -23,6 +23,7 @@ from bots.simulators.heartbeat import HeartbeatPosition, HeartbeatSimulator, Hea
 from bots.simulators.open_hand import INDEX, OpenHandPosition, OpenHandSimulator, OpenHandWorlds
 from bots.table import START, seat_view
 from domain.aggregate import GameAggregate
+from domain.commands import Command
 from domain.fairness import Draw
 from domain.game_state import GameState
 from domain.variants.heartbeat.view import HeartbeatView
@@ -60,17 +61,6 @@ class RealHands(OpenHandWorlds):
         return position
 
 
-class SeeingOpenHand(OpenHandSimulator):
-    """Open Hand's simulator whose worlds are the real game's (told by ``real``)."""
-
-    def __init__(self, real: RealGame) -> None:
-        self.real = real
-
-    def worlds(self, view: View) -> OpenHandWorlds:
-        assert self.real.game is not None and self.real.game.version == view.version
-        return RealHands(view, self.real.game)
-
-
 class RealHeartbeatHands(HeartbeatWorlds):
     """Heartbeat's worlds of one view with every seat's real hand (a seat that has chosen this
     round holds its choice again, as in every world: it chooses by the rule after the searching
@@ -100,20 +90,32 @@ class RealHeartbeatHands(HeartbeatWorlds):
         return position
 
 
-class SeeingHeartbeat(HeartbeatSimulator):
-    """Heartbeat's simulator whose worlds hold the real game's hands (told by ``real``)."""
+class Seeing:
+    """A variant's simulator whose worlds hold the real game's hands (``real`` is told of each
+    game): ``inner`` maps moves and budgets as for the honest search."""
 
-    def __init__(self, real: RealGame) -> None:
-        self.real = real
+    def __init__(
+        self,
+        inner: Simulator,
+        real_worlds: Callable[[View, GameAggregate], Worlds],
+        real: RealGame,
+    ) -> None:
+        self.inner, self.real_worlds, self.real = inner, real_worlds, real
 
-    def worlds(self, view: View) -> HeartbeatWorlds:
+    def worlds(self, view: View) -> Worlds:
         assert self.real.game is not None and self.real.game.version == view.version
-        return RealHeartbeatHands(view, self.real.game)
+        return self.real_worlds(view, self.real.game)
+
+    def command(self, view: View, move: int) -> Command:
+        return self.inner.command(view, move)
+
+    def budget(self, view: View, iterations: int) -> int:
+        return self.inner.budget(view, iterations)
 
 
-SEEING: dict[str, Callable[[RealGame], Simulator]] = {
-    "open-hand": SeeingOpenHand,
-    "heartbeat": SeeingHeartbeat,
+SEEING: dict[str, tuple[Callable[[], Simulator], Callable[[View, GameAggregate], Worlds]]] = {
+    "open-hand": (OpenHandSimulator, RealHands),
+    "heartbeat": (HeartbeatSimulator, RealHeartbeatHands),
 }
 
 
@@ -128,7 +130,8 @@ def peeking(variant: str, level: int, algorithm: int = ALGORITHM) -> tuple[Playe
     world = RealGame()
     tree = TREES.get(algorithm, {}).get(variant)
     if tree is not None:
-        simulator = SEEING[variant](world)
+        inner, real_worlds = SEEING[variant]
+        simulator = Seeing(inner(), real_worlds, world)
         iterations = tree.iterations << (level - 3)
         return TreeSearch(simulator, iterations=iterations, prior=tree.prior), world
     search = Search(

@@ -19,8 +19,7 @@ from projections.views import View
 from service.tools.duels.peeking import (
     RealHands,
     RealHeartbeatHands,
-    SeeingHeartbeat,
-    SeeingOpenHand,
+    Seeing,
     peeking,
 )
 
@@ -43,12 +42,12 @@ def test_the_peeking_search_is_given_the_real_game_at_each_decision() -> None:
 
 def test_open_hands_peeking_tree_search_deals_its_worlds_the_real_hands() -> None:
     strong, world = peeking("open-hand", 3)
-    assert isinstance(strong, TreeSearch) and isinstance(strong.simulator, SeeingOpenHand)
+    assert isinstance(strong, TreeSearch) and isinstance(strong.simulator, Seeing)
     hands: list[tuple[list[list[int]], list[list[int]]]] = []
     simulator = strong.simulator
 
     def worlds(view: View) -> RealHands:
-        found = SeeingOpenHand.worlds(simulator, view)
+        found = Seeing.worlds(simulator, view)
         assert isinstance(found, RealHands) and world.game is not None
         real = [
             sorted(INDEX[card] for card in seat_view(world.game, seat, START).hand or ())
@@ -65,13 +64,13 @@ def test_open_hands_peeking_tree_search_deals_its_worlds_the_real_hands() -> Non
 
 def test_heartbeats_peeking_tree_search_deals_its_worlds_the_real_hands() -> None:
     strong, world = peeking("heartbeat", 3)
-    assert isinstance(strong, TreeSearch) and isinstance(strong.simulator, SeeingHeartbeat)
+    assert isinstance(strong, TreeSearch) and isinstance(strong.simulator, Seeing)
     simulator = strong.simulator
     compared = 0
 
     def worlds(view: View) -> RealHeartbeatHands:
         nonlocal compared
-        found = SeeingHeartbeat.worlds(simulator, view)
+        found = Seeing.worlds(simulator, view)
         assert isinstance(found, RealHeartbeatHands) and world.game is not None
         sampled = found.sample(Dice(7)).hands
         for seat in range(view.seat_count):
