@@ -21,8 +21,8 @@ class Game:
         for seat in range(seats):
             body = {"name": NAMES[seat % len(NAMES)]}
             self.tokens.append(http.post("/players", json=body).raise_for_status().json()["token"])
-        body = {"variant": variant, "seats": seats, "options": options}
-        created = http.post("/games", json=body, headers=self.auth(0)).raise_for_status()
+        game = {"variant": variant, "seats": seats, "options": options}
+        created = http.post("/games", json=game, headers=self.auth(0)).raise_for_status()
         self.game_id = str(created.json()["game_id"])
         for seat in range(1, seats):
             http.post(f"/games/{self.game_id}/join", headers=self.auth(seat)).raise_for_status()
@@ -58,3 +58,12 @@ class Game:
 
     def head(self) -> int:
         return int(self.public()["version"])
+
+
+def finished_heartbeat(http: httpx.Client, seed: int) -> Game:
+    """A two-seat Heartbeat game without tempo cards, played to its end by bots (quick, and
+    finished: ratings, results and a rematch to show)."""
+    game = Game(http, "heartbeat", 2, {"tempo_deck": 0})
+    game.play(random.Random(seed))
+    assert game.public()["status"] == "finished"
+    return game

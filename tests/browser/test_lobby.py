@@ -9,14 +9,13 @@ import httpx
 from playwright.sync_api import Page, Request, expect
 
 from tests.browser.conftest import screenshot
-from tests.browser.players import Game
+from tests.browser.players import Game, finished_heartbeat
 
 
 def test_the_lobby_pages_through_games_with_native_names(
     base: str, http: httpx.Client, page: Page
 ) -> None:
-    finished = Game(http, "heartbeat", 2, {"tempo_deck": 0})
-    finished.play(random.Random(1))
+    finished = finished_heartbeat(http, 1)
     for _ in range(16):  # more than one page of waiting games
         body = {"variant": "one-up-one-down", "seats": 2}
         http.post("/games", json=body, headers=finished.auth(1)).raise_for_status()

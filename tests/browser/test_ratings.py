@@ -3,22 +3,18 @@ player's page with their rating and history, and the lobby's leaderboard by rati
 
 from __future__ import annotations
 
-import random
-
 import httpx
 from playwright.sync_api import Page, Route, expect
 
 from tests.browser.conftest import screenshot
-from tests.browser.players import Game
+from tests.browser.players import finished_heartbeat
 from tests.support.threads import wait_until
 
 
 def test_ratings_show_in_the_game_the_players_page_and_the_leaderboard(
     base: str, http: httpx.Client, page: Page
 ) -> None:
-    game = Game(http, "heartbeat", 2, {"tempo_deck": 0})
-    game.play(random.Random(24))
-    assert game.public()["status"] == "finished"
+    game = finished_heartbeat(http, 24)
     seats = game.public()["seats"]
     profiles = [http.get(f"/players/{seat['player_id']}").json() for seat in seats]
     [rating] = profiles[0]["ratings"]
@@ -53,9 +49,7 @@ def test_ratings_show_in_the_game_the_players_page_and_the_leaderboard(
 def test_the_leaderboard_shows_the_board_chosen_last_whatever_order_the_answers_come_in(
     base: str, http: httpx.Client, page: Page
 ) -> None:
-    game = Game(http, "heartbeat", 2, {"tempo_deck": 0})
-    game.play(random.Random(25))
-    assert game.public()["status"] == "finished"
+    finished_heartbeat(http, 25)
     wait_until(
         lambda: http.get("/leaderboard?variant=heartbeat").json()[0]["rows"],
         "a heartbeat board with someone on it",

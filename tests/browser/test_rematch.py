@@ -5,7 +5,6 @@ made, and moves a page left at the last event to it; the lobby links it from the
 
 from __future__ import annotations
 
-import random
 import re
 from collections.abc import Iterator
 
@@ -14,7 +13,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.browser.conftest import Console, new_page, screenshot
-from tests.browser.players import Game
+from tests.browser.players import finished_heartbeat
 
 WATCH = re.compile(r"/games/([0-9a-f-]{36})/watch")  # the page adds its perspective
 
@@ -64,9 +63,7 @@ def test_bots_fill_the_table_after_the_wait_chosen_in_the_lobby(base: str, page:
 def test_a_finished_games_page_links_its_rematch_and_moves_a_watcher_there(
     base: str, http: httpx.Client, page: Page
 ) -> None:
-    game = Game(http, "heartbeat", 2, {"tempo_deck": 0})
-    game.play(random.Random(7))
-    assert game.public()["status"] == "finished"
+    game = finished_heartbeat(http, 7)
     page.goto(f"{base}/games/{game.game_id}/watch")
     expect(page.locator("#rematch-status")).to_have_text("Nobody has offered a rematch yet.")
     expect(page.locator("#rematch-offer")).to_be_hidden()  # a spectator does not answer
