@@ -1,10 +1,8 @@
 """The peeking searches of ``cardledger duel --peek`` decide on the real game: every world the
-flat search is given is the game's own state at the view's version, and every world Open Hand's
-tree search samples holds the real hands."""
+flat search is given, and every world Open Hand's and Heartbeat's tree searches sample, holds
+every seat's real hand (where an honest sample guesses)."""
 
 from __future__ import annotations
-
-from typing import Any
 
 from bots.duel import play_deal
 from bots.ismcts import Dice, TreeSearch
@@ -12,9 +10,12 @@ from bots.levels import player
 from bots.simulators.heartbeat import INDEX as HEARTBEAT_INDEX
 from bots.simulators.open_hand import INDEX
 from bots.table import START, seat_view
+from bots.worlds import worlds
 from domain.fairness import Draw
 from domain.game_state import GameState
+from domain.perspective import Perspective
 from domain.variants.heartbeat.view import HeartbeatView
+from projections import views
 from projections.views import View
 from service.tools.duels.peeking import (
     RealHands,
@@ -24,20 +25,34 @@ from service.tools.duels.peeking import (
 )
 
 
-def test_the_peeking_search_is_given_the_real_game_at_each_decision() -> None:
+def hands_in(state: GameState, version: int) -> list[tuple[str, ...] | None]:
+    """Every seat's hand as the seat itself would see it in ``state``."""
+    return [
+        views.view(state, version=version, chain_head="", perspective=Perspective(seat=seat)).hand
+        for seat in range(state.seat_count)
+    ]
+
+
+def test_the_flat_peeking_search_is_given_every_seats_real_hand_where_a_sample_guesses() -> None:
     strong, world = peeking("heartbeat", 3, algorithm=2)  # algorithm 2 searches flat
-    given: list[tuple[Any, GameState]] = []
+    honest = worlds()["heartbeat"]()
+    decisions = guessed_wrong = 0
     sample = world.sample
 
     def watched(view: View, draw: Draw) -> GameState:
+        nonlocal decisions, guessed_wrong
         state = sample(view, draw)
         assert world.game is not None
-        given.append((world.game.state, state))
+        real = [seat_view(world.game, s, START).hand for s in range(view.seat_count)]
+        assert hands_in(state, view.version) == real
+        guessed = honest.sample(view, Draw(b"honest", b"test"))
+        guessed_wrong += hands_in(guessed, view.version) != real
+        decisions += 1
         return state
 
     world.sample = watched  # type: ignore[method-assign]
     play_deal("heartbeat", 4, strong, player("heartbeat", 2), deal=5, dealt=world.dealt)
-    assert given and all(real is state for real, state in given)
+    assert decisions > 0 and guessed_wrong > 0  # the honest worlds guess; the peeker's do not
 
 
 def test_open_hands_peeking_tree_search_deals_its_worlds_the_real_hands() -> None:
