@@ -20,7 +20,6 @@ import httpx
 import psycopg
 
 from service.settings import Settings
-from service.store.event_store import Store
 from tests.api.games.test_racing_retries import race_retries
 from tests.faults import crash_ledger, failover, hosts_check
 from tests.faults.proxy import FaultyProxy
@@ -160,12 +159,7 @@ def race_checks(name: str, settings: Settings, directory: Path) -> None:
 
 
 def tailing_checks(name: str, settings: Settings) -> None:
-    opened = [Store(env=settings.store_env()) for _ in range(3)]
-    try:
-        outcome = log_tailing.run(opened, seconds=60)
-    finally:
-        for store in opened:
-            store.close()
+    outcome = log_tailing.run(settings, seconds=60)
     line(f"readers tailing writers, {name}", outcome.figure(), outcome.ok())
 
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from eventsourcing.persistence import StoredEvent
 
+from service.settings import Settings
 from service.store.event_store import Store
 from tests.support.threads import finished
 
@@ -40,8 +41,21 @@ class Outcome:
         )
 
 
-def run(stores: Sequence[Store], seconds: float) -> Outcome:
-    """Writers and one reader per store for ``seconds``; then the readers catch up."""
+STORES = 3  # each with its own connections, as processes would have
+
+
+def run(settings: Settings, seconds: float) -> Outcome:
+    """``STORES`` stores on ``settings``' database, each with writers and one reader, for
+    ``seconds``; then the readers catch up."""
+    stores = [Store(env=settings.store_env()) for _ in range(STORES)]
+    try:
+        return _race(stores, seconds)
+    finally:
+        for store in stores:
+            store.close()
+
+
+def _race(stores: Sequence[Store], seconds: float) -> Outcome:
     writing, readers_may_end = threading.Event(), threading.Event()
     writing.set()
     committed: list[int] = []
