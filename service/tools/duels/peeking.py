@@ -44,7 +44,7 @@ class RealGame:
         return self.game.state
 
 
-class RealHands(OpenHandWorlds):
+class RealOpenHandHands(OpenHandWorlds):
     """Open Hand's worlds of one view, each the real deal: every seat's hand as its own view
     shows it."""
 
@@ -114,7 +114,7 @@ class Seeing:
 
 
 SEEING: dict[str, tuple[Callable[[], Simulator], Callable[[View, GameAggregate], Worlds]]] = {
-    "open-hand": (OpenHandSimulator, RealHands),
+    "open-hand": (OpenHandSimulator, RealOpenHandHands),
     "heartbeat": (HeartbeatSimulator, RealHeartbeatHands),
 }
 

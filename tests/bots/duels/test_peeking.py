@@ -18,8 +18,8 @@ from domain.variants.heartbeat.view import HeartbeatView
 from projections import views
 from projections.views import View
 from service.tools.duels.peeking import (
-    RealHands,
     RealHeartbeatHands,
+    RealOpenHandHands,
     Seeing,
     peeking,
 )
@@ -61,9 +61,9 @@ def test_open_hands_peeking_tree_search_deals_its_worlds_the_real_hands() -> Non
     hands: list[tuple[list[list[int]], list[list[int]]]] = []
     simulator = strong.simulator
 
-    def worlds(view: View) -> RealHands:
+    def worlds(view: View) -> RealOpenHandHands:
         found = Seeing.worlds(simulator, view)
-        assert isinstance(found, RealHands) and world.game is not None
+        assert isinstance(found, RealOpenHandHands) and world.game is not None
         real = [
             sorted(INDEX[card] for card in seat_view(world.game, seat, START).hand or ())
             for seat in range(view.seat_count)
