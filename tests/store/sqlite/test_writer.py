@@ -80,6 +80,42 @@ def test_concurrent_saves_commit_together(tmp_path: Path) -> None:
         store.close()
 
 
+def test_a_writer_alone_commits_on_its_own_thread(tmp_path: Path) -> None:
+    """With no commit under way, a piece runs and commits on the caller's thread: no hand-over
+    to another thread and back."""
+    store = sqlite_store(tmp_path)
+    try:
+        ran_on = writer_of(store).run(lambda cursor: threading.current_thread())
+        assert ran_on is threading.current_thread()
+    finally:
+        store.close()
+
+
+def test_many_writers_at_once_all_hear_and_all_is_kept(tmp_path: Path) -> None:
+    """Threads writing over and over, at once: whoever commits, every piece is committed and
+    its writer hears of it; none waits for a commit nobody runs."""
+    store = sqlite_store(tmp_path)
+    writers, rounds = 12, 60
+    heard: list[int] = []
+    try:
+
+        def write(n: int) -> None:
+            for _ in range(rounds):
+                store.recorder.insert_events(one_event())
+            heard.append(n)
+
+        threads = [threading.Thread(target=write, args=(n,), daemon=True) for n in range(writers)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(BOUND)
+        assert sorted(heard) == list(range(writers)), "a writer was left waiting"
+        kept = store.recorder.select_notifications(0, writers * rounds + 1)
+        assert len(kept) == writers * rounds
+    finally:
+        store.close()
+
+
 def test_a_conflict_rolls_back_only_its_own_piece(tmp_path: Path) -> None:
     store = sqlite_store(tmp_path)
     try:
