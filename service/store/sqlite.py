@@ -38,8 +38,8 @@ from service.store.troubles import UNHEARD, Troubles
 T = TypeVar("T")
 MAX_BATCH = 512  # pieces of work per transaction
 # A waiter looks whether it must commit its piece itself at least this often: a safety net
-# (every committer looks at the queue again after letting go of the lock), so that a piece could
-# at worst wait this long, never for ever.
+# (every committer hands the commit on as it lets go of the lock), so that a piece could at
+# worst wait this long, never for ever.
 WAITER_RECHECK_SECONDS = 1.0
 SYNCHRONOUS_LEVELS = ("FULL", "NORMAL", "EXTRA")
 
@@ -62,7 +62,8 @@ class _Work(Generic[T]):
         self.run = run
         self.result: T | None = None
         self.error: BaseException | None = None
-        self.done = threading.Event()
+        self.done = False
+        self.woken = threading.Event()  # done, or handed the commit
 
 
 class Writer:
@@ -90,27 +91,33 @@ class Writer:
             if self._stopped:
                 raise OperationalError("the store is closed")
             self._queue.append(item)
-        self._commit_queued(item.done)
+        self._see_committed(item)
         if item.error is not None:
             raise item.error
         return item.result  # type: ignore[return-value]
 
-    def _commit_queued(self, done: threading.Event) -> None:
-        """Commit what is queued unless another thread is committing; return once ``done``.
+    def _see_committed(self, item: _Work[Any]) -> None:
+        """Commit what is queued up to ``item`` unless another thread is committing, else wait
+        to hear it done or to be handed the commit.
 
-        A piece queued while a commit runs finds the lock held and waits. The committer, once it
-        lets go, looks at the queue again: a piece queued after its last look is either seen
-        there (and committed, by it or by whoever took the lock first) or was taken already."""
-        while True:
+        A committer commits until its own piece is done, no further (its caller's answer waits
+        for it), and then hands the commit to the first piece still queued. A piece queued
+        after that look finds the lock free, or held by a committer that will look again."""
+        while not item.done:
             if self._committing.acquire(blocking=False):
                 try:
-                    self._drain()
+                    self._drain(until=item)
                 finally:
                     self._committing.release()
-                if done.is_set() and not self._queue:
-                    return
-            elif done.wait(timeout=WAITER_RECHECK_SECONDS):
-                return
+                    self._hand_over()
+            else:
+                item.woken.wait(WAITER_RECHECK_SECONDS)
+                item.woken.clear()
+
+    def _hand_over(self) -> None:
+        with self._lock:
+            if self._queue:
+                self._queue[0].woken.set()
 
     def synchronous(self) -> int:
         """The connection's ``PRAGMA synchronous`` (0 OFF, 1 NORMAL, 2 FULL, 3 EXTRA)."""
@@ -146,12 +153,12 @@ class Writer:
                 batch.append(self._queue.popleft())
             return batch
 
-    def _drain(self) -> None:
-        """Commit what is queued, a batch per transaction. Every piece's waiter is released,
-        whatever happens: a failure that escapes a batch fails every piece of it, and is
-        logged, not raised to the thread that happened to commit (its own piece may have been
-        committed in an earlier batch)."""
-        while batch := self._take():
+    def _drain(self, until: _Work[Any] | None = None) -> None:
+        """Commit what is queued, a batch per transaction, until ``until`` is done (None:
+        everything). Every piece's waiter is released, whatever happens: a failure that escapes
+        a batch fails every piece of it, and is logged, not raised to the thread that happened
+        to commit it."""
+        while not (until is not None and until.done) and (batch := self._take()):
             try:
                 self._commit(batch)
             except BaseException as error:
@@ -161,7 +168,8 @@ class Writer:
                 log.warning("the SQLite writer's batch failed", exc_info=True)
             finally:
                 for item in batch:
-                    item.done.set()
+                    item.done = True
+                    item.woken.set()
 
     def _commit(self, batch: list[_Work[Any]]) -> None:
         try:
