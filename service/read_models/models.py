@@ -21,6 +21,7 @@ from typing import Any
 from uuid import UUID
 
 import msgspec
+from eventsourcing.persistence import IntegrityError
 
 from domain.aggregate import GameAggregate, Recorded, project
 from domain.events import GameCreated, GameFinished
@@ -171,15 +172,19 @@ class ReadModels:
         messages += offers
 
         def write(cursor: Any) -> None:
-            if not self.tables.move(cursor, position, moved_to):
-                raise _Stale
+            self.tables.move(cursor, position, moved_to)
             self.tables.write_games(cursor, rows)
             self.tables.seat(cursor, seats)
             self.tables.count(cursor, counted)
             self.tables.ratings.record(cursor, rated, ratings)
             self.tables.messages.record(cursor, messages)
 
-        self.store.transact(write)
+        try:
+            self.store.transact_at_once(write)
+        except IntegrityError:
+            if self.position() == position:
+                raise  # not the compare-and-set's: a row broke a constraint
+            raise _Stale from None
         self._moved_to = moved_to
         self._remember(folded)
         with self._moved:

@@ -9,12 +9,9 @@ from typing import Any, ClassVar
 
 
 def write_rows(cursor: Any, statement: str, rows: Sequence[Sequence[Any]]) -> None:
-    """Rows through one statement: ``execute`` for a single row, ``executemany`` for more.
-    psycopg sends an ``executemany`` in a pipeline, whose set-up and tear-down cost a projector
-    step more than its rows (~0.4 ms a call), and most steps write one row to a table."""
-    if len(rows) == 1:
-        cursor.execute(statement, rows[0])
-    elif rows:
+    """Rows through one statement, none if there are none (on PostgreSQL a projector step's
+    statements are gathered and sent together: ``Store.transact_at_once``)."""
+    if rows:
         cursor.executemany(statement, rows)
 
 

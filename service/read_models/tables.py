@@ -145,16 +145,17 @@ class Tables:
 
     # --- writes (inside Store.transact) ----------------------------------------------------------
 
-    def move(self, cursor: Any, expected: int, position: int) -> bool:
-        """Compare-and-set the position: False if another runner moved it first."""
+    def move(self, cursor: Any, expected: int, position: int) -> None:
+        """Compare-and-set the position. If another runner moved it first, the statement
+        fails (it sets the position to NULL, which the column refuses: IntegrityError) and
+        the transaction with it, so its answer need not be read before the rest is sent."""
         cursor.execute(
             self._sql(
-                "UPDATE {positions} SET position = {p} WHERE name = {p} AND position = {p}"
-                " RETURNING position"
+                "UPDATE {positions} SET position ="
+                " CASE WHEN position = {p} THEN CAST({p} AS BIGINT) END WHERE name = {p}"
             ),
-            (position, MAIN, expected),
+            (expected, position, MAIN),
         )
-        return cursor.fetchone() is not None
 
     def write_games(self, cursor: Any, rows: list[GameRow]) -> None:
         write_rows(

@@ -124,6 +124,14 @@ class Store(Application[UUID]):
         """Run ``work(cursor)`` in a write transaction and commit it (read models use this)."""
         return self.writer.transact(work)
 
+    def transact_at_once(self, work: Callable[[Any], T]) -> T:
+        """``transact`` for work that executes statements and reads no result back: on
+        PostgreSQL they go to the server together, in one round trip."""
+        recorder = self.writer
+        if isinstance(recorder, HorizonRecorder):
+            return recorder.transact_at_once(work)
+        return recorder.transact(work)
+
     @contextlib.contextmanager
     def schema_lock(self, name: str) -> Iterator[None]:
         """Held while creating tables, so processes starting together do not race."""

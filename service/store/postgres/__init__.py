@@ -300,9 +300,41 @@ class HorizonRecorder(PostgresApplicationRecorder):
         with self.connection() as connection, connection.transaction():
             return work(connection.cursor())
 
+    def transact_at_once(self, work: Callable[[Any], T]) -> T:
+        """Run ``work(cursor)``, which reads nothing back, as one transaction in one round trip.
+        Its statements are bound here (psycopg's client-side binding and quoting) and sent as
+        one query, which the server runs as one implicit transaction: a statement that fails
+        rolls back every one. A projector step's six statements cost ~0.78M instructions sent
+        one by one in a transaction, ~0.70M in a pipeline, ~0.62M so. (A literal loses the
+        sign of a float's -0.0.)"""
+        gathered = Gathered()
+        result = work(gathered)
+        if gathered.statements:
+            with self.connection() as connection:
+                binder = psycopg.ClientCursor(connection)
+                query = ";".join(
+                    binder.mogrify(statement, parameters)
+                    for statement, parameters in gathered.statements
+                )
+                connection.execute(query, prepare=False)  # no parameters: one simple query
+        return result
+
     def close(self) -> None:
         self.notifier.stop()
         self.watchdog.stop()
+
+
+class Gathered:
+    """A cursor that only gathers the statements executed on it (``transact_at_once``)."""
+
+    def __init__(self) -> None:
+        self.statements: list[tuple[str, Sequence[Any]]] = []
+
+    def execute(self, statement: str, parameters: Sequence[Any] = ()) -> None:
+        self.statements.append((statement, parameters))
+
+    def executemany(self, statement: str, rows: Sequence[Sequence[Any]]) -> None:
+        self.statements += [(statement, row) for row in rows]
 
 
 @contextlib.contextmanager

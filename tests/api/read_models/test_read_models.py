@@ -10,9 +10,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import psycopg
 import pytest
-from eventsourcing.persistence import StoredEvent
+from eventsourcing.persistence import IntegrityError, StoredEvent
 from litestar.testing import TestClient
 
 from domain.variants import event_types
@@ -109,6 +110,54 @@ def test_racing_runners_count_exactly_once(quiet_api: Api) -> None:
     runners[0].reset()
     at_once([runner.catch_up for runner in runners])
     assert snapshot(api) == expected
+
+
+def test_a_runner_behind_another_finds_the_position_moved_and_counts_nothing_twice(
+    quiet_api: Api,
+) -> None:
+    """Its compare-and-set fails the whole transaction (nothing of its batch is written), and
+    it reads the position again."""
+    api = quiet_api
+    behind = api.ledger.read_models
+    ahead = ReadModels(api.ledger.store, capacity=100)
+    finished_games(api, 1)
+    behind.catch_up()
+    finished_games(api, 1)
+    ahead.catch_up()
+    expected = snapshot(api)
+    assert behind.catch_up() == 0  # its batch was the one counted already
+    assert snapshot(api) == expected
+    assert behind.position() == api.ledger.store.last_position()
+
+
+def test_a_row_that_breaks_a_constraint_is_not_taken_for_a_moved_position(
+    quiet_api: Api, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The error is raised, not retried for ever as if another runner had moved the position."""
+    api = quiet_api
+    models = api.ledger.read_models
+    store = api.ledger.store
+    write_games = models.tables.write_games
+    monkeypatch.setattr(
+        models.tables,
+        "write_games",
+        lambda cursor, rows: write_games(
+            cursor, [msgspec.structs.replace(row, entry=None) for row in rows]
+        ),
+    )
+    attempts = []
+    transact_at_once = store.transact_at_once
+
+    def counted(work: Any) -> Any:
+        attempts.append(1)
+        assert len(attempts) <= 2, "retried as if the position had moved"
+        return transact_at_once(work)
+
+    monkeypatch.setattr(store, "transact_at_once", counted)
+    api.started(2)
+    with pytest.raises(IntegrityError):
+        models.catch_up()
+    assert models.position() == 0
 
 
 def test_the_projector_reads_its_position_only_when_it_does_not_know_it(
