@@ -102,12 +102,6 @@ class Store(Application[UUID]):
     def postgres(self) -> bool:
         return isinstance(self.recorder, HorizonRecorder)
 
-    @property
-    def reads_wait_for_nothing(self) -> bool:
-        """Whether a read returns without waiting on anyone: SQLite's (a local file in WAL
-        mode, whose readers never wait for its writer), not PostgreSQL's (a round trip)."""
-        return not self.postgres
-
     @contextlib.contextmanager
     def reading(self) -> Iterator[Any]:
         """A cursor to read on, in a transaction that writes nothing; on PostgreSQL, a

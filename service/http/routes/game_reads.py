@@ -3,8 +3,7 @@ stream. Each answer carries an ETag and says how long it may be cached."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any
 from uuid import UUID
 
 from litestar import Controller, Request, Response, get
@@ -40,7 +39,6 @@ from service.live.streams import Live
 from service.numbers import whole_number
 
 MAX_FRAMES = 200
-T = TypeVar("T")
 HOLDS = (
     "a version of the game you already hold (from a command's answer, say): the answer is of"
     " that version or a newer one, whichever database serves it"
@@ -65,16 +63,6 @@ def next_frames(
     return next_link(request, "from", page.next_from)
 
 
-async def short_read(ledger: Cardledger, answer: Callable[[], T]) -> T:
-    """A short read of one game (a view, a summary, a page of events): on the event loop where
-    the store's reads wait for nobody (SQLite's: a local file whose readers take no lock), as
-    handing it to a thread and back costs ~0.1M instructions, more than most such reads; in a
-    thread where they wait on the network (PostgreSQL's), which would hold up the loop."""
-    if ledger.store.reads_wait_for_nothing:
-        return answer()
-    return await sync_to_thread(answer)
-
-
 def holds(request: Request[Any, Any, Any], *known: int) -> int:
     """The newest version the client holds: one it names, or one in an ETag it sends back."""
     return max(held_version(request), *known)
@@ -95,45 +83,42 @@ class GameReadsController(Controller):
         "/{game_id:uuid}",
         operation_id="getGame",
         summary="Public summary of a game",
+        sync_to_thread=True,
         **READ,
     )
-    async def summary(
+    def summary(
         self,
         request: Request[Principal | None, Any, Any],
         ledger: NamedDependency[Cardledger],
         game_id: FromPath[UUID],
     ) -> Response[View]:
-        def answer() -> Response[View]:
-            read = ledger.queries.read_public(request.user, game_id)
-            return validator(request, read).answer(request, lambda: ledger.queries.view_in(read))
-
-        return await short_read(ledger, answer)
+        read = ledger.queries.read_public(request.user, game_id)
+        return validator(request, read).answer(request, lambda: ledger.queries.view_in(read))
 
     @get(
         "/{game_id:uuid}/view",
         operation_id="getView",
         summary="Your view of the game",
+        sync_to_thread=True,
         **READ,
     )
-    async def view(
+    def view(
         self,
         request: Request[Principal | None, Any, Any],
         ledger: NamedDependency[Cardledger],
         game_id: FromPath[UUID],
     ) -> Response[View]:
-        def answer() -> Response[View]:
-            read = ledger.queries.read(request.user, game_id)
-            return validator(request, read).answer(request, lambda: ledger.queries.view_in(read))
-
-        return await short_read(ledger, answer)
+        read = ledger.queries.read(request.user, game_id)
+        return validator(request, read).answer(request, lambda: ledger.queries.view_in(read))
 
     @get(
         "/{game_id:uuid}/events",
         operation_id="listEvents",
         summary="Events after a version, as you may see them",
+        sync_to_thread=True,
         **declare(Token.OPTIONAL, GAME_NOT_FOUND, cached=True, paged=True),
     )
-    async def events(
+    def events(
         self,
         request: Request[Principal | None, Any, Any],
         ledger: NamedDependency[Cardledger],
@@ -142,16 +127,13 @@ class GameReadsController(Controller):
         limit: Annotated[int, QueryParameter(ge=1, le=MAX_PAGE)] = 100,
         min_version: MinVersion = 0,
     ) -> Response[EventPage]:
-        def answer() -> Response[EventPage]:
-            known = holds(request, after, min_version)  # a page after `after`: the client has it
-            read = ledger.queries.read(request.user, game_id, holds=known)
-            return validator(request, read, after, limit).answer(
-                request,
-                lambda: ledger.queries.events_in(read, after=after, limit=limit),
-                lambda page: next_events(request, page),
-            )
-
-        return await short_read(ledger, answer)
+        known = holds(request, after, min_version)  # a page after `after`: the client has it
+        read = ledger.queries.read(request.user, game_id, holds=known)
+        return validator(request, read, after, limit).answer(
+            request,
+            lambda: ledger.queries.events_in(read, after=after, limit=limit),
+            lambda page: next_events(request, page),
+        )
 
     @get(
         "/{game_id:uuid}/scoreboard",
