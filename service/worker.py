@@ -67,7 +67,7 @@ class Worker:
     def start(self) -> None:
         """Start the thread (once; later calls do nothing)."""
         if self._started:
-            return  # the common case, without the lock
+            return  # the common case, without the lock (a writer starts its worker per write)
         with self._start_lock:
             if not self._started and not self._stopping.is_set():
                 self._started = True

@@ -1,19 +1,15 @@
 """SQLite: one writer per process, concurrent work committed together, durability explicit.
 
 SQLite admits one writer at a time and, with ``synchronous=FULL``, pays one fsync per commit.
-So every write of this process (game events, records, read models) joins one queue, and whoever
-finds no commit under way commits what is queued, each piece in a savepoint of one transaction,
-and commits once: a piece that fails (a version conflict) is rolled back alone, and nobody hears
-of success before the commit is durable. A writer alone commits its own work on its own thread
-(no hand-over to another thread and back: ~0.1M instructions each way); writers that arrive
-during a commit wait for the next, which one of them runs for all. Other processes on the same
-file wait for the lock (``BEGIN IMMEDIATE`` with a busy timeout); rowids are issued under that
-lock, so they commit in order.
+So every write of this process (game events, records, read models) goes to one thread that
+takes whatever is queued, runs each piece in a savepoint of one transaction, and commits once:
+a piece that fails (a version conflict) is rolled back alone, and nobody hears of success before
+the commit is durable. Other processes on the same file wait for the lock (``BEGIN IMMEDIATE``
+with a busy timeout); rowids are issued under that lock, so they commit in order.
 """
 
 from __future__ import annotations
 
-import logging
 import sqlite3
 import threading
 import time
@@ -34,16 +30,11 @@ from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteDatastore, SQL
 from service.store.ranges import notification_range, topics_in, version_range
 from service.store.readers.holdup import Holdup
 from service.store.troubles import UNHEARD, Troubles
+from service.worker import Worker
 
 T = TypeVar("T")
 MAX_BATCH = 512  # pieces of work per transaction
-# A waiter looks whether it must commit its piece itself at least this often: a safety net
-# (every committer hands the commit on as it lets go of the lock), so that a piece could at
-# worst wait this long, never for ever.
-WAITER_RECHECK_SECONDS = 1.0
 SYNCHRONOUS_LEVELS = ("FULL", "NORMAL", "EXTRA")
-
-log = logging.getLogger("cardledger.store")
 
 
 def translated(error: BaseException) -> BaseException:
@@ -62,12 +53,11 @@ class _Work(Generic[T]):
         self.run = run
         self.result: T | None = None
         self.error: BaseException | None = None
-        self.done = False
-        self.woken = threading.Event()  # done, or handed the commit
+        self.done = threading.Event()
 
 
 class Writer:
-    """The process's one SQLite writing connection, used by one committing thread at a time."""
+    """The process's one SQLite writing connection and the worker thread that owns it."""
 
     troubles: Troubles = UNHEARD
 
@@ -78,11 +68,14 @@ class Writer:
         self._synchronous = synchronous
         self._busy_timeout = busy_timeout
         self._queue: deque[_Work[Any]] = deque()
-        self._lock = threading.Lock()  # the queue and _stopped
-        self._committing = threading.Lock()  # held by the thread committing for everyone
+        self._lock = threading.Lock()
         self._stopped = False
         self._connection: sqlite3.Connection | None = None
         self.commits = 0  # transactions committed: fewer than the pieces of work they carried
+        self.worker = Worker(
+            "sqlite-writer", self._drain, idle=None, eager=False, finish=self._finish
+        )
+        self.worker.start()
 
     def run(self, work: Callable[[sqlite3.Cursor], T]) -> T:
         """Run ``work(cursor)`` inside the next transaction; returns once that is committed."""
@@ -91,47 +84,21 @@ class Writer:
             if self._stopped:
                 raise OperationalError("the store is closed")
             self._queue.append(item)
-        self._see_committed(item)
+        self.worker.wake()
+        item.done.wait()
         if item.error is not None:
             raise item.error
         return item.result  # type: ignore[return-value]
-
-    def _see_committed(self, item: _Work[Any]) -> None:
-        """Commit what is queued up to ``item`` unless another thread is committing, else wait
-        to hear it done or to be handed the commit.
-
-        A committer commits until its own piece is done, no further (its caller's answer waits
-        for it), and then hands the commit to the first piece still queued. A piece queued
-        after that look finds the lock free, or held by a committer that will look again."""
-        while not item.done:
-            if self._committing.acquire(blocking=False):
-                try:
-                    self._drain(until=item)
-                finally:
-                    self._committing.release()
-                    self._hand_over()
-            else:
-                item.woken.wait(WAITER_RECHECK_SECONDS)
-                item.woken.clear()
-
-    def _hand_over(self) -> None:
-        with self._lock:
-            if self._queue:
-                self._queue[0].woken.set()
 
     def synchronous(self) -> int:
         """The connection's ``PRAGMA synchronous`` (0 OFF, 1 NORMAL, 2 FULL, 3 EXTRA)."""
         return self.run(lambda cursor: int(cursor.execute("PRAGMA synchronous").fetchone()[0]))
 
     def close(self) -> None:
-        """Take no more work; what is queued is still committed, then the connection closes."""
+        """Take no more work; what is queued is still carried out before the thread ends."""
         with self._lock:
             self._stopped = True
-        with self._committing:
-            self._drain()
-            if self._connection is not None:
-                self._connection.close()
-                self._connection = None
+        self.worker.stop(timeout=10)
 
     def _connect(self) -> sqlite3.Connection:
         connection = sqlite3.connect(
@@ -153,23 +120,26 @@ class Writer:
                 batch.append(self._queue.popleft())
             return batch
 
-    def _drain(self, until: _Work[Any] | None = None) -> None:
-        """Commit what is queued, a batch per transaction, until ``until`` is done (None:
-        everything). Every piece's waiter is released, whatever happens: a failure that escapes
-        a batch fails every piece of it, and is logged, not raised to the thread that happened
-        to commit it."""
-        while not (until is not None and until.done) and (batch := self._take()):
+    def _drain(self) -> None:
+        """Commit what is queued, a batch per transaction. Every piece's waiter is released,
+        whatever happens: a failure that escapes the batch fails every piece of it."""
+        while batch := self._take():
             try:
                 self._commit(batch)
             except BaseException as error:
                 self._fail(batch, error)
-                if not isinstance(error, Exception):
-                    raise  # an interrupt: its batch heard of the failure, the rest is queued
-                log.warning("the SQLite writer's batch failed", exc_info=True)
+                raise
             finally:
                 for item in batch:
-                    item.done = True
-                    item.woken.set()
+                    item.done.set()
+
+    def _finish(self) -> None:
+        """The thread's last act: what was queued before the close, then the connection."""
+        try:
+            self._drain()
+        finally:
+            if self._connection is not None:
+                self._connection.close()
 
     def _commit(self, batch: list[_Work[Any]]) -> None:
         try:

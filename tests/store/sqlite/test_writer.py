@@ -80,55 +80,9 @@ def test_concurrent_saves_commit_together(tmp_path: Path) -> None:
         store.close()
 
 
-def test_a_writer_alone_commits_on_its_own_thread(tmp_path: Path) -> None:
-    """With no commit under way, a piece runs and commits on the caller's thread: no hand-over
-    to another thread and back."""
-    store = sqlite_store(tmp_path)
-    try:
-        ran_on = writer_of(store).run(lambda cursor: threading.current_thread())
-        assert ran_on is threading.current_thread()
-    finally:
-        store.close()
-
-
-def test_a_committer_commits_no_further_than_its_own_piece(tmp_path: Path) -> None:
-    """Pieces queued while a commit runs are committed by one of their own threads, not by
-    the committer, whose answer would otherwise wait for theirs."""
-    store = sqlite_store(tmp_path)
-    writer = writer_of(store)
-    held = threading.Event()
-    ran_on: dict[str, threading.Thread] = {}
-
-    def hold(cursor: sqlite3.Cursor) -> None:
-        ran_on["hold"] = threading.current_thread()
-        held.wait(BOUND)
-
-    def piece(name: str) -> Callable[[sqlite3.Cursor], None]:
-        return lambda cursor: ran_on.setdefault(name, threading.current_thread()) and None
-
-    threads = [threading.Thread(target=writer.run, args=(hold,), daemon=True)]
-    threads += [
-        threading.Thread(target=writer.run, args=(piece(name),), daemon=True)
-        for name in ("one", "two")
-    ]
-    try:
-        for thread in threads:
-            thread.start()
-            time.sleep(0.05)  # queued in this order, behind the held commit
-    finally:
-        held.set()
-    for thread in threads:
-        thread.join(BOUND)
-    try:
-        assert ran_on["hold"] is threads[0]
-        assert ran_on["one"] in threads[1:] and ran_on["two"] in threads[1:]
-    finally:
-        store.close()
-
-
 def test_many_writers_at_once_all_hear_and_all_is_kept(tmp_path: Path) -> None:
-    """Threads writing over and over, at once: whoever commits, every piece is committed and
-    its writer hears of it; none waits for a commit nobody runs."""
+    """Threads writing over and over, at once: every piece is committed and its writer hears
+    of it; none waits for a commit nobody runs."""
     store = sqlite_store(tmp_path)
     writers, rounds = 12, 60
     heard: list[int] = []

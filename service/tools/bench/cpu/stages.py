@@ -56,8 +56,8 @@ STAGES = (
     "background work",
     "other",
 )
-# The event loop and the pool blocking calls hop to (which commit SQLite's writes themselves).
-REQUEST_THREADS = ("MainThread", "store")
+# The event loop, the pool blocking calls hop to, and SQLite's one writer doing their inserts.
+REQUEST_THREADS = ("MainThread", "store", "sqlite-writer")
 
 
 class Pair(msgspec.Struct, array_like=True):
