@@ -78,7 +78,7 @@ class OpenHand(Variant[OpenHandTable, OpenHandOptions]):
     def decide(self, table: OpenHandTable, seat: int, command: Command, turn: Turn) -> list[Event]:
         assert isinstance(command, PlayCard)
         card = check_card_code(command.card)
-        check_play(table.awaited(), seat, table.hands[seat], card)
+        check_play(table.awaited, seat, table.hands[seat], card)
         played = CardPlayed(seat=seat, card=card)
         return [played, *self._complete_trick(tables.evolve(table, played))]
 
@@ -87,7 +87,7 @@ class OpenHand(Variant[OpenHandTable, OpenHandOptions]):
 
     def _complete_trick(self, table: OpenHandTable) -> list[Event]:
         """The trick's result once every seat that can play has played."""
-        if not table.plays or table.awaited() is not None:
+        if not table.plays or table.awaited is not None:
             return []
         best = max(table.plays, key=lambda play: strength(play.card))
         cards = tuple(play.card for play in table.plays)
@@ -97,12 +97,12 @@ class OpenHand(Variant[OpenHandTable, OpenHandOptions]):
         return tables.evolve(table, event)
 
     def legal_moves(self, table: OpenHandTable, seat: int) -> list[Command | Choice]:
-        if table.awaited() != seat:
+        if table.awaited != seat:
             return []
         return [PlayCard(card=card) for card in sorted(table.hands[seat], key=strength)]
 
     def to_act(self, table: OpenHandTable) -> tuple[int, ...]:
-        awaited = table.awaited()
+        awaited = table.awaited
         return () if awaited is None else (awaited,)
 
     def hand(self, table: OpenHandTable, seat: int) -> tuple[str, ...]:
@@ -125,7 +125,7 @@ class OpenHand(Variant[OpenHandTable, OpenHandOptions]):
         return tuple(seat for seat in range(table.seat_count) if not table.left[seat])
 
     def result(self, table: OpenHandTable) -> Outcome | None:
-        if not table.dealt or table.awaited() is not None or table.plays:
+        if not table.dealt or table.awaited is not None or table.plays:
             return None
         # Judgement call open-hand/leaver-never-wins: a seat that left keeps its points on the
         # scoreboard but the winners are the most points among the seats still at the table.
