@@ -4,6 +4,7 @@ starts from (domain.game decides the events)."""
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import cached_property
 from typing import Any
 
 import msgspec
@@ -20,6 +21,7 @@ from domain.events import (
     PlayerLeft,
     SeatTaken,
 )
+from domain.fairness import RandomStream
 from domain.variant import Outcome, Variant
 from domain.variants import VARIANTS
 
@@ -33,7 +35,10 @@ class SeatInfo(msgspec.Struct, frozen=True, kw_only=True):
     voted_cancel: bool = False
 
 
-class GameState(msgspec.Struct, frozen=True, kw_only=True):
+class GameState(msgspec.Struct, frozen=True, kw_only=True, dict=True):
+    """``dict``: room for what is worked out from the fields once per state (``taken``,
+    ``stream``), which a command and a view each ask for several times."""
+
     game_id: str
     variant: str
     options: dict[str, Any]
@@ -62,10 +67,10 @@ class GameState(msgspec.Struct, frozen=True, kw_only=True):
                 return index
         return None
 
-    @property
-    def taken(self) -> list[tuple[int, SeatInfo]]:
+    @cached_property
+    def taken(self) -> tuple[tuple[int, SeatInfo], ...]:
         """The taken seats, by number."""
-        return [(index, seat) for index, seat in enumerate(self.seats) if seat is not None]
+        return tuple((index, seat) for index, seat in enumerate(self.seats) if seat is not None)
 
     @property
     def taken_seats(self) -> list[int]:
@@ -89,6 +94,14 @@ class GameState(msgspec.Struct, frozen=True, kw_only=True):
     @property
     def over(self) -> bool:
         return self.status in ("finished", "cancelled")
+
+    @cached_property
+    def stream(self) -> RandomStream | None:
+        """The game's random stream, once every seat (and so every client seed) is known."""
+        if self.seed is None or not self.full:
+            return None
+        client_seeds = [seat.client_seed for _, seat in self.taken]
+        return RandomStream(bytes.fromhex(self.seed), self.game_id, client_seeds)
 
 
 def evolve(state: GameState | None, event: Event) -> GameState:
