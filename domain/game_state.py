@@ -4,7 +4,6 @@ starts from (domain.game decides the events)."""
 from __future__ import annotations
 
 from collections.abc import Iterable
-from functools import cached_property
 from typing import Any
 
 import msgspec
@@ -22,6 +21,7 @@ from domain.events import (
     SeatTaken,
 )
 from domain.fairness import RandomStream
+from domain.kept import kept
 from domain.variant import Outcome, Variant
 from domain.variants import VARIANTS
 
@@ -67,7 +67,7 @@ class GameState(msgspec.Struct, frozen=True, kw_only=True, dict=True):
                 return index
         return None
 
-    @cached_property
+    @kept
     def taken(self) -> tuple[tuple[int, SeatInfo], ...]:
         """The taken seats, by number."""
         return tuple((index, seat) for index, seat in enumerate(self.seats) if seat is not None)
@@ -95,7 +95,7 @@ class GameState(msgspec.Struct, frozen=True, kw_only=True, dict=True):
     def over(self) -> bool:
         return self.status in ("finished", "cancelled")
 
-    @cached_property
+    @kept
     def stream(self) -> RandomStream | None:
         """The game's random stream, once every seat (and so every client seed) is known."""
         if self.seed is None or not self.full:

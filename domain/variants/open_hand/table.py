@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from functools import cached_property
-
 import msgspec
 
 from domain.cards import without
 from domain.events import CardPlayed, Event, HandDealt, PlayerLeft, TrickWon
+from domain.kept import kept
 from domain.turns import Play, TrickRecord, first_eligible, next_in_trick
 from domain.variants.open_hand.messages import FirstLeaderChosen, OpenHandOptions
 
@@ -34,7 +33,7 @@ class OpenHandTable(msgspec.Struct, frozen=True, kw_only=True, dict=True):
     def current_leader(self) -> int | None:
         return first_eligible(self.leader, self.seat_count, self.eligible)
 
-    @cached_property
+    @kept
     def awaited(self) -> int | None:
         if not self.dealt:
             return None
