@@ -36,8 +36,9 @@ class SeatInfo(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class GameState(msgspec.Struct, frozen=True, kw_only=True, dict=True):
-    """``dict``: room for what is worked out from the fields once per state (``taken``,
-    ``stream``), which a command and a view each ask for several times."""
+    """``dict``: room for what is worked out from the fields once per state (``rules``,
+    ``taken``, ``stream``), which a command and a view each ask for several times, and for the
+    state the last event it was evolved by led to (see ``evolve``)."""
 
     game_id: str
     variant: str
@@ -57,7 +58,7 @@ class GameState(msgspec.Struct, frozen=True, kw_only=True, dict=True):
     matched_by: str | None = None  # the queue that formed the table, if one did
     rematch_of: str | None = None  # the ended game this one is a rematch of
 
-    @property
+    @kept
     def rules(self) -> Variant[Any, Any]:
         return VARIANTS[self.variant]  # checked when the game was created
 
@@ -104,6 +105,11 @@ class GameState(msgspec.Struct, frozen=True, kw_only=True, dict=True):
         return RandomStream(bytes.fromhex(self.seed), self.game_id, client_seeds)
 
 
+# The last event a state was evolved by, and the state it gave: a decision folds its events to
+# see whether they end the game, and recording them folds the very same events again.
+_LAST = "last_evolved"
+
+
 def evolve(state: GameState | None, event: Event) -> GameState:
     if state is None:
         if not isinstance(event, GameCreated):
@@ -120,6 +126,15 @@ def evolve(state: GameState | None, event: Event) -> GameState:
             matched_by=event.matched_by,
             rematch_of=event.rematch_of,
         )
+    last: tuple[Event, GameState] | None = state.__dict__.get(_LAST)
+    if last is not None and last[0] is event:
+        return last[1]
+    after = _after(state, event)
+    state.__dict__[_LAST] = (event, after)
+    return after
+
+
+def _after(state: GameState, event: Event) -> GameState:
     replace = msgspec.structs.replace
     match event:
         case SeatTaken():
