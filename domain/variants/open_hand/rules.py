@@ -13,6 +13,7 @@ from domain.choices import Choice
 from domain.commands import Command, PlayCard
 from domain.errors import Failure
 from domain.events import CardPlayed, Event, HandDealt, PlayerLeft, TrickWon
+from domain.perspective import Perspective
 from domain.turns import REFUSALS as TURN_REFUSALS
 from domain.turns import check_play, right_of
 from domain.variant import Outcome, ScoreRow, Turn, Variant
@@ -25,9 +26,16 @@ HAND_SIZE = 5
 SUIT_ORDER = ("D", "C", "H", "S")  # ties of rank: spades highest, diamonds lowest
 
 
+def _ranked(card: str) -> tuple[int, int]:
+    return CLIMBING_ORDER.index(rank(card)), SUIT_ORDER.index(suit(card) or "")
+
+
+_STRENGTHS = {card: _ranked(card) for card in standard_deck()}  # looked up: every view sorts
+
+
 def strength(card: str) -> tuple[int, int]:
     """Rank first (3 low, 2 high), then suit."""
-    return CLIMBING_ORDER.index(rank(card)), SUIT_ORDER.index(suit(card) or "")
+    return _STRENGTHS[card]
 
 
 class OpenHand(Variant[OpenHandTable, OpenHandOptions]):
@@ -139,4 +147,9 @@ class OpenHand(Variant[OpenHandTable, OpenHandOptions]):
         return Outcome(scores=table.points, winners=tied)
 
     def table_view(self, table: OpenHandTable) -> OpenHandView:
+        return table_view(table)
+
+    def public_table(self, table: OpenHandTable, perspective: Perspective) -> OpenHandView:
+        """Everything is face up: the view holds no mark to open (one would fail to encode),
+        so every perspective is served it as built."""
         return table_view(table)
