@@ -12,11 +12,12 @@ from domain.events import Event, Secret
 
 GENESIS = "0" * 64
 PREFIX = b"cardledger/event/v1\x00"
+_CANONICAL = msgspec.json.Encoder(order="sorted")
 
 
 def canonical(value: object) -> bytes:
     """Compact JSON with object keys sorted: the bytes that are hashed."""
-    return msgspec.json.encode(value, order="sorted")
+    return _CANONICAL.encode(value)
 
 
 def event_hash(prev_hash: str, body: dict[str, object]) -> str:

@@ -31,6 +31,9 @@ def _field(text: str) -> bytes:
     return len(data).to_bytes(4, "big") + data
 
 
+_DOMAIN_FIELD = _field(DOMAIN_TAG)
+
+
 def bot_seed(game_seed: bytes, game_id: str, seat: int) -> bytes:
     """The seed of the bot at ``seat``: HMAC-SHA256 keyed by the game's seed over
     ``field("cardledger/bot/v1") ‖ field(game id) ‖ u32(seat)`` (docs/fairness.md §8).
@@ -40,7 +43,7 @@ def bot_seed(game_seed: bytes, game_id: str, seat: int) -> bytes:
     if len(game_seed) != SEED_BYTES:
         raise ValueError(f"seed must be {SEED_BYTES} bytes")
     message = _field(BOT_SEED_TAG) + _field(game_id) + seat.to_bytes(4, "big")
-    return hmac.new(game_seed, message, hashlib.sha256).digest()
+    return hmac.digest(game_seed, message, "sha256")
 
 
 class Draw:
@@ -55,7 +58,7 @@ class Draw:
     def _block(self) -> bytes:
         message = self._prefix + self._counter.to_bytes(8, "big")
         self._counter += 1
-        return hmac.new(self._key, message, hashlib.sha256).digest()
+        return hmac.digest(self._key, message, "sha256")  # one call into OpenSSL
 
     def take(self, count: int) -> bytes:
         """The next ``count`` bytes of this use."""
@@ -99,7 +102,7 @@ class RandomStream:
         )
 
     def draw(self, label: str) -> Draw:
-        return Draw(self._seed, _field(DOMAIN_TAG) + _field(label) + self._binding)
+        return Draw(self._seed, _DOMAIN_FIELD + _field(label) + self._binding)
 
     def shuffle(self, label: str, items: Sequence[T]) -> tuple[T, ...]:
         return self.draw(label).shuffle(items)

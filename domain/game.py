@@ -177,12 +177,9 @@ def _started_if_full(
 
 
 def stream(state: GameState) -> RandomStream | None:
-    """The game's random stream, once every seat (and so every client seed) is known."""
-    if state.seed is None or not state.full:
-        return None
-    return RandomStream(
-        bytes.fromhex(state.seed), state.game_id, [seat.client_seed for _, seat in state.taken]
-    )
+    """The game's random stream, once every seat (and so every client seed) is known (made
+    once per state: a command's decision and its seal, and the views, share it)."""
+    return state.stream
 
 
 def join(

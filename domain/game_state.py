@@ -20,6 +20,8 @@ from domain.events import (
     PlayerLeft,
     SeatTaken,
 )
+from domain.fairness import RandomStream
+from domain.kept import kept
 from domain.variant import Outcome, Variant
 from domain.variants import VARIANTS
 
@@ -33,7 +35,11 @@ class SeatInfo(msgspec.Struct, frozen=True, kw_only=True):
     voted_cancel: bool = False
 
 
-class GameState(msgspec.Struct, frozen=True, kw_only=True):
+class GameState(msgspec.Struct, frozen=True, kw_only=True, dict=True):
+    """``dict``: room for what is worked out from the fields once per state (``rules``,
+    ``taken``, ``stream``), which a command and a view each ask for several times, and for the
+    state the last event it was evolved by led to (see ``evolve``)."""
+
     game_id: str
     variant: str
     options: dict[str, Any]
@@ -52,7 +58,7 @@ class GameState(msgspec.Struct, frozen=True, kw_only=True):
     matched_by: str | None = None  # the queue that formed the table, if one did
     rematch_of: str | None = None  # the ended game this one is a rematch of
 
-    @property
+    @kept
     def rules(self) -> Variant[Any, Any]:
         return VARIANTS[self.variant]  # checked when the game was created
 
@@ -62,10 +68,10 @@ class GameState(msgspec.Struct, frozen=True, kw_only=True):
                 return index
         return None
 
-    @property
-    def taken(self) -> list[tuple[int, SeatInfo]]:
+    @kept
+    def taken(self) -> tuple[tuple[int, SeatInfo], ...]:
         """The taken seats, by number."""
-        return [(index, seat) for index, seat in enumerate(self.seats) if seat is not None]
+        return tuple((index, seat) for index, seat in enumerate(self.seats) if seat is not None)
 
     @property
     def taken_seats(self) -> list[int]:
@@ -90,6 +96,19 @@ class GameState(msgspec.Struct, frozen=True, kw_only=True):
     def over(self) -> bool:
         return self.status in ("finished", "cancelled")
 
+    @kept
+    def stream(self) -> RandomStream | None:
+        """The game's random stream, once every seat (and so every client seed) is known."""
+        if self.seed is None or not self.full:
+            return None
+        client_seeds = [seat.client_seed for _, seat in self.taken]
+        return RandomStream(bytes.fromhex(self.seed), self.game_id, client_seeds)
+
+
+# The last event a state was evolved by, and the state it gave: a decision folds its events to
+# see whether they end the game, and recording them folds the very same events again.
+_LAST = "last_evolved"
+
 
 def evolve(state: GameState | None, event: Event) -> GameState:
     if state is None:
@@ -107,6 +126,15 @@ def evolve(state: GameState | None, event: Event) -> GameState:
             matched_by=event.matched_by,
             rematch_of=event.rematch_of,
         )
+    last: tuple[Event, GameState] | None = state.__dict__.get(_LAST)
+    if last is not None and last[0] is event:
+        return last[1]
+    after = _after(state, event)
+    state.__dict__[_LAST] = (event, after)
+    return after
+
+
+def _after(state: GameState, event: Event) -> GameState:
     replace = msgspec.structs.replace
     match event:
         case SeatTaken():

@@ -108,13 +108,17 @@ def shown(view: V, perspective: Perspective) -> V:
     """A table view built with ``hidden``/``own`` marks, as ``perspective`` may see it.
 
     msgspec walks the view (in C: a Python walk costs several times the view's building) and
-    asks ``opened`` what each mark becomes; the result is read back into the view's own type.
+    asks ``opened`` what each mark becomes; the result is read back into the view's own type. A
+    view without a mark (everything on it public) is served as it was built.
     """
+    marks = 0
 
     def opened(mark: object) -> object:
+        nonlocal marks
         if isinstance(mark, _Hidden | _Own):
+            marks += 1
             return mark.opened(perspective)
         raise TypeError(f"a table view holds {type(mark).__name__}, which is not served")
 
     plain = msgspec.to_builtins(view, builtin_types=(datetime,), enc_hook=opened)
-    return msgspec.convert(plain, type(view))
+    return msgspec.convert(plain, type(view)) if marks else view

@@ -29,7 +29,11 @@ def rotation(start: int, seat_count: int) -> list[int]:
 
 def first_eligible(start: int, seat_count: int, eligible: Callable[[int], bool]) -> int | None:
     """The first seat from ``start`` on (``start`` included) that may act, if any."""
-    return next((seat for seat in rotation(start, seat_count) if eligible(seat)), None)
+    for step in range(seat_count):  # ``rotation``'s order, walked without building it
+        seat = (start + step) % seat_count
+        if eligible(seat):
+            return seat
+    return None
 
 
 class Play(msgspec.Struct, frozen=True):

@@ -13,6 +13,7 @@ from domain.choices import Choice
 from domain.commands import Command, PlayCard
 from domain.errors import Failure
 from domain.events import CardPlayed, Event, HandDealt, PlayerLeft, TrickWon
+from domain.perspective import Perspective
 from domain.turns import REFUSALS as TURN_REFUSALS
 from domain.turns import check_play, right_of
 from domain.variant import Outcome, ScoreRow, Turn, Variant
@@ -25,9 +26,16 @@ HAND_SIZE = 5
 SUIT_ORDER = ("D", "C", "H", "S")  # ties of rank: spades highest, diamonds lowest
 
 
+def _ranked(card: str) -> tuple[int, int]:
+    return CLIMBING_ORDER.index(rank(card)), SUIT_ORDER.index(suit(card) or "")
+
+
+_STRENGTHS = {card: _ranked(card) for card in standard_deck()}  # looked up: every view sorts
+
+
 def strength(card: str) -> tuple[int, int]:
     """Rank first (3 low, 2 high), then suit."""
-    return CLIMBING_ORDER.index(rank(card)), SUIT_ORDER.index(suit(card) or "")
+    return _STRENGTHS[card]
 
 
 class OpenHand(Variant[OpenHandTable, OpenHandOptions]):
@@ -78,7 +86,7 @@ class OpenHand(Variant[OpenHandTable, OpenHandOptions]):
     def decide(self, table: OpenHandTable, seat: int, command: Command, turn: Turn) -> list[Event]:
         assert isinstance(command, PlayCard)
         card = check_card_code(command.card)
-        check_play(table.awaited(), seat, table.hands[seat], card)
+        check_play(table.awaited, seat, table.hands[seat], card)
         played = CardPlayed(seat=seat, card=card)
         return [played, *self._complete_trick(tables.evolve(table, played))]
 
@@ -87,7 +95,7 @@ class OpenHand(Variant[OpenHandTable, OpenHandOptions]):
 
     def _complete_trick(self, table: OpenHandTable) -> list[Event]:
         """The trick's result once every seat that can play has played."""
-        if not table.plays or table.awaited() is not None:
+        if not table.plays or table.awaited is not None:
             return []
         best = max(table.plays, key=lambda play: strength(play.card))
         cards = tuple(play.card for play in table.plays)
@@ -97,12 +105,12 @@ class OpenHand(Variant[OpenHandTable, OpenHandOptions]):
         return tables.evolve(table, event)
 
     def legal_moves(self, table: OpenHandTable, seat: int) -> list[Command | Choice]:
-        if table.awaited() != seat:
+        if table.awaited != seat:
             return []
         return [PlayCard(card=card) for card in sorted(table.hands[seat], key=strength)]
 
     def to_act(self, table: OpenHandTable) -> tuple[int, ...]:
-        awaited = table.awaited()
+        awaited = table.awaited
         return () if awaited is None else (awaited,)
 
     def hand(self, table: OpenHandTable, seat: int) -> tuple[str, ...]:
@@ -125,7 +133,7 @@ class OpenHand(Variant[OpenHandTable, OpenHandOptions]):
         return tuple(seat for seat in range(table.seat_count) if not table.left[seat])
 
     def result(self, table: OpenHandTable) -> Outcome | None:
-        if not table.dealt or table.awaited() is not None or table.plays:
+        if not table.dealt or table.awaited is not None or table.plays:
             return None
         # Judgement call open-hand/leaver-never-wins: a seat that left keeps its points on the
         # scoreboard but the winners are the most points among the seats still at the table.
@@ -139,4 +147,9 @@ class OpenHand(Variant[OpenHandTable, OpenHandOptions]):
         return Outcome(scores=table.points, winners=tied)
 
     def table_view(self, table: OpenHandTable) -> OpenHandView:
+        return table_view(table)
+
+    def public_table(self, table: OpenHandTable, perspective: Perspective) -> OpenHandView:
+        """Everything is face up: the view holds no mark to open (one would fail to encode),
+        so every perspective is served it as built."""
         return table_view(table)

@@ -6,11 +6,15 @@ import msgspec
 
 from domain.cards import without
 from domain.events import CardPlayed, Event, HandDealt, PlayerLeft, TrickWon
+from domain.kept import kept
 from domain.turns import Play, TrickRecord, first_eligible, next_in_trick
 from domain.variants.open_hand.messages import FirstLeaderChosen, OpenHandOptions
 
 
-class OpenHandTable(msgspec.Struct, frozen=True, kw_only=True):
+class OpenHandTable(msgspec.Struct, frozen=True, kw_only=True, dict=True):
+    """``dict``: room for ``awaited``, worked out once per table (a decision and a view each ask
+    it several times)."""
+
     options: OpenHandOptions
     seat_count: int
     hands: tuple[tuple[str, ...], ...]
@@ -29,6 +33,7 @@ class OpenHandTable(msgspec.Struct, frozen=True, kw_only=True):
     def current_leader(self) -> int | None:
         return first_eligible(self.leader, self.seat_count, self.eligible)
 
+    @kept
     def awaited(self) -> int | None:
         if not self.dealt:
             return None
