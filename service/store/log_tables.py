@@ -138,9 +138,9 @@ class LogTables:
     # --- reads -----------------------------------------------------------------------------------
 
     def sequenced(self) -> Sequenced:
-        with self._store.reading() as cursor:
-            cursor.execute(self._sql("SELECT position, size FROM {state} WHERE name = {p}"), (LOG,))
-            row = cursor.fetchone()
+        row = self._store.row(
+            self._sql("SELECT position, size FROM {state} WHERE name = {p}"), (LOG,)
+        )
         return Sequenced(int(row["position"]), int(row["size"]))
 
     def latest_checkpoint(self) -> StoredCheckpoint | None:
@@ -151,11 +151,9 @@ class LogTables:
         return self._checkpoint("WHERE size = {p}", (size,))
 
     def _checkpoint(self, clause: str, params: tuple[int, ...]) -> StoredCheckpoint | None:
-        with self._store.reading() as cursor:
-            cursor.execute(
-                self._sql(f"SELECT size, note, signed_at FROM {{checkpoints}} {clause}"), params
-            )
-            row = cursor.fetchone()
+        row = self._store.row(
+            self._sql(f"SELECT size, note, signed_at FROM {{checkpoints}} {clause}"), params
+        )
         return (
             None
             if row is None
@@ -165,51 +163,43 @@ class LogTables:
     def nodes(self, level: int, first: int, count: int) -> list[bytes]:
         """The hashes at ``level``, indexes ``first`` to ``first + count - 1`` (fewer if the tree
         does not hold them all yet)."""
-        with self._store.reading() as cursor:
-            cursor.execute(
-                self._sql(
-                    "SELECT hash FROM {nodes} WHERE level = {p} AND idx >= {p} AND idx < {p}"
-                    " ORDER BY idx"
-                ),
-                (level, first, first + count),
-            )
-            return [bytes(row["hash"]) for row in cursor.fetchall()]
+        rows = self._store.rows(
+            self._sql(
+                "SELECT hash FROM {nodes} WHERE level = {p} AND idx >= {p} AND idx < {p}"
+                " ORDER BY idx"
+            ),
+            (level, first, first + count),
+        )
+        return [bytes(row["hash"]) for row in rows]
 
     def entries(self, first: int, count: int) -> list[bytes]:
-        with self._store.reading() as cursor:
-            cursor.execute(
-                self._sql(
-                    "SELECT entry FROM {entries} WHERE idx >= {p} AND idx < {p} ORDER BY idx"
-                ),
-                (first, first + count),
-            )
-            return [bytes(row["entry"]) for row in cursor.fetchall()]
+        rows = self._store.rows(
+            self._sql("SELECT entry FROM {entries} WHERE idx >= {p} AND idx < {p} ORDER BY idx"),
+            (first, first + count),
+        )
+        return [bytes(row["entry"]) for row in rows]
 
     def entries_of(self, game_id: str) -> list[LogEntry]:
-        with self._store.reading() as cursor:
-            cursor.execute(
-                self._sql("SELECT idx, entry FROM {entries} WHERE game_id = {p} ORDER BY idx"),
-                (game_id,),
-            )
-            return [LogEntry(int(row["idx"]), bytes(row["entry"])) for row in cursor.fetchall()]
+        rows = self._store.rows(
+            self._sql("SELECT idx, entry FROM {entries} WHERE game_id = {p} ORDER BY idx"),
+            (game_id,),
+        )
+        return [LogEntry(int(row["idx"]), bytes(row["entry"])) for row in rows]
 
     def cosignatures(self, size: int) -> list[str]:
         """The cosignature lines kept for the checkpoint of ``size``, by witness name."""
-        with self._store.reading() as cursor:
-            cursor.execute(
-                self._sql("SELECT line FROM {cosignatures} WHERE size = {p} ORDER BY witness"),
-                (size,),
-            )
-            return [row["line"] for row in cursor.fetchall()]
+        rows = self._store.rows(
+            self._sql("SELECT line FROM {cosignatures} WHERE size = {p} ORDER BY witness"),
+            (size,),
+        )
+        return [row["line"] for row in rows]
 
     def cosigned_size(self, witness: str) -> int | None:
         """The largest checkpoint ``witness`` has cosigned, as far as the log knows."""
-        with self._store.reading() as cursor:
-            cursor.execute(
-                self._sql("SELECT MAX(size) AS size FROM {cosignatures} WHERE witness = {p}"),
-                (witness,),
-            )
-            row = cursor.fetchone()
+        row = self._store.row(
+            self._sql("SELECT MAX(size) AS size FROM {cosignatures} WHERE witness = {p}"),
+            (witness,),
+        )
         return None if row is None or row["size"] is None else int(row["size"])
 
     def latest_witnessed(self, witnesses: int) -> StoredCheckpoint | None:
