@@ -58,9 +58,7 @@ class MessageTables(TableGroup):
             " AND (position > {p} OR (position = {p} AND kind > {p}))"
             f" ORDER BY position, kind LIMIT {int(limit)}"
         )
-        with self._reading() as cursor:
-            cursor.execute(self._sql(query), (player_id, position, position, kind))
-            rows = cursor.fetchall()
+        rows = self._store.rows(self._sql(query), (player_id, position, position, kind))
         return [msgspec.json.decode(row["body"], type=PlayerMessage) for row in rows]
 
     def latest(self, player_id: str) -> tuple[int, str] | None:
@@ -69,9 +67,7 @@ class MessageTables(TableGroup):
             "SELECT position, kind FROM {messages} WHERE player_id = {p}"
             " ORDER BY position DESC, kind DESC LIMIT 1"
         )
-        with self._reading() as cursor:
-            cursor.execute(self._sql(query), (player_id,))
-            row = cursor.fetchone()
+        row = self._store.row(self._sql(query), (player_id,))
         return None if row is None else (int(row["position"]), row["kind"])
 
     def since(self, position: int, limit: int) -> list[tuple[int, str]]:
@@ -80,12 +76,9 @@ class MessageTables(TableGroup):
             "SELECT position, player_id FROM {messages} WHERE position > {p}"
             f" ORDER BY position LIMIT {int(limit)}"
         )
-        with self._reading() as cursor:
-            cursor.execute(self._sql(query), (position,))
-            return [(int(row["position"]), row["player_id"]) for row in cursor.fetchall()]
+        rows = self._store.rows(self._sql(query), (position,))
+        return [(int(row["position"]), row["player_id"]) for row in rows]
 
     def newest_position(self) -> int:
-        with self._reading() as cursor:
-            cursor.execute(self._sql("SELECT MAX(position) AS newest FROM {messages}"))
-            row = cursor.fetchone()
+        row = self._store.row(self._sql("SELECT MAX(position) AS newest FROM {messages}"))
         return int(row["newest"] or 0)

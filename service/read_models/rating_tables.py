@@ -128,44 +128,42 @@ class RatingTables(TableGroup):
         wanted = sorted(set(keys))
         if not wanted:
             return {}
-        found: dict[tuple[str, str], Rating] = {}
-        with self._reading() as cursor:
-            for variant in {variant for variant, _ in wanted}:
-                ids = [rated for v, rated in wanted if v == variant]
-                marks = ", ".join(["{p}"] * len(ids))
-                cursor.execute(
-                    self._sql(
-                        "SELECT rated_id, mu, sigma FROM {ratings}"
-                        f" WHERE variant = {{p}} AND rated_id IN ({marks})"
-                    ),
-                    (variant, *ids),
-                )
-                for row in cursor.fetchall():
-                    found[variant, row["rated_id"]] = Rating(float(row["mu"]), float(row["sigma"]))
-        return found
+        by_variant: dict[str, list[str]] = {}
+        for variant, rated in wanted:
+            by_variant.setdefault(variant, []).append(rated)
+        conditions = " OR ".join(  # one statement: the ratings of every variant in one snapshot
+            f"(variant = {{p}} AND rated_id IN ({', '.join(['{p}'] * len(ids))}))"
+            for ids in by_variant.values()
+        )
+        rows = self._store.rows(
+            self._sql(f"SELECT variant, rated_id, mu, sigma FROM {{ratings}} WHERE {conditions}"),
+            [value for variant, ids in by_variant.items() for value in (variant, *ids)],
+        )
+        return {
+            (row["variant"], row["rated_id"]): Rating(float(row["mu"]), float(row["sigma"]))
+            for row in rows
+        }
 
     def of(self, rated_id: str) -> list[CurrentRating]:
         """A rated id's current rating in every variant it has played, by variant."""
-        with self._reading() as cursor:
-            cursor.execute(
-                self._sql(
-                    "SELECT variant, rated_id, name, bot, mu, sigma, games FROM {ratings}"
-                    " WHERE rated_id = {p} ORDER BY variant"
-                ),
-                (rated_id,),
-            )
-            return [_current(row) for row in cursor.fetchall()]
+        rows = self._store.rows(
+            self._sql(
+                "SELECT variant, rated_id, name, bot, mu, sigma, games FROM {ratings}"
+                " WHERE rated_id = {p} ORDER BY variant"
+            ),
+            (rated_id,),
+        )
+        return [_current(row) for row in rows]
 
     def everyone(self) -> list[CurrentRating]:
         """Every current rating, by variant and rated id (what a rebuild is compared on)."""
-        with self._reading() as cursor:
-            cursor.execute(
-                self._sql(
-                    "SELECT variant, rated_id, name, bot, mu, sigma, games FROM {ratings}"
-                    " ORDER BY variant, rated_id"
-                )
+        rows = self._store.rows(
+            self._sql(
+                "SELECT variant, rated_id, name, bot, mu, sigma, games FROM {ratings}"
+                " ORDER BY variant, rated_id"
             )
-            return [_current(row) for row in cursor.fetchall()]
+        )
+        return [_current(row) for row in rows]
 
     def games_of(
         self, rated_id: str, variant: str, *, after: int = 0, limit: int | None = None
@@ -173,25 +171,24 @@ class RatingTables(TableGroup):
         """The rated games of a rated id in a variant that ended after log position ``after``,
         in the order of the updates (at most ``limit``; every one if None)."""
         cut = "" if limit is None else f" LIMIT {int(limit)}"
-        with self._reading() as cursor:
-            cursor.execute(
-                self._sql(
-                    "SELECT g.position, g.game_id, g.variant, g.seats FROM {rating_history} h"
-                    " JOIN {rated_games} g ON g.position = h.position"
-                    " WHERE h.rated_id = {p} AND h.variant = {p} AND h.position > {p}"
-                    f" ORDER BY g.position{cut}"
-                ),
-                (rated_id, variant, after),
+        rows = self._store.rows(
+            self._sql(
+                "SELECT g.position, g.game_id, g.variant, g.seats FROM {rating_history} h"
+                " JOIN {rated_games} g ON g.position = h.position"
+                " WHERE h.rated_id = {p} AND h.variant = {p} AND h.position > {p}"
+                f" ORDER BY g.position{cut}"
+            ),
+            (rated_id, variant, after),
+        )
+        return [
+            RatedGame(
+                position=int(row["position"]),
+                game_id=row["game_id"],
+                variant=row["variant"],
+                seats=msgspec.json.decode(row["seats"], type=list[RatedSeat]),
             )
-            return [
-                RatedGame(
-                    position=int(row["position"]),
-                    game_id=row["game_id"],
-                    variant=row["variant"],
-                    seats=msgspec.json.decode(row["seats"], type=list[RatedSeat]),
-                )
-                for row in cursor.fetchall()
-            ]
+            for row in rows
+        ]
 
 
 def _json(value: object) -> str:

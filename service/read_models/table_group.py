@@ -3,9 +3,10 @@ connections to read on, and dropping (a fresh schema) or clearing (a rebuild) it
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
+
+from service.store.event_store import Store
 
 
 def write_rows(cursor: Any, statement: str, rows: Sequence[Sequence[Any]]) -> None:
@@ -18,13 +19,9 @@ def write_rows(cursor: Any, statement: str, rows: Sequence[Sequence[Any]]) -> No
 class TableGroup:
     TABLES: ClassVar[tuple[str, ...]]  # the group's tables, by the names its SQL uses
 
-    def __init__(
-        self,
-        sql: Callable[[str], str],
-        reading: Callable[[], contextlib.AbstractContextManager[Any]],
-    ) -> None:
+    def __init__(self, sql: Callable[[str], str], store: Store) -> None:
         self._sql = sql
-        self._reading = reading
+        self._store = store
 
     def drop(self, cursor: Any) -> None:
         for table in self.TABLES:

@@ -84,9 +84,9 @@ class Tables:
                 for table in (*RatingTables.TABLES, *MessageTables.TABLES)
             },
         }
-        self.ratings = RatingTables(self._sql, store.reading)
-        self.messages = MessageTables(self._sql, store.reading)
-        self.webhooks = WebhookTables(self._sql, store.reading, store.transact)
+        self.ratings = RatingTables(self._sql, store)
+        self.messages = MessageTables(self._sql, store)
+        self.webhooks = WebhookTables(self._sql, store)
         if create:
             with store.schema_lock("readmodels"):
                 store.transact(self._create)
@@ -208,9 +208,10 @@ class Tables:
     # --- reads -----------------------------------------------------------------------------------
 
     def position(self) -> int:
-        with self._store.reading() as cursor:
-            cursor.execute(self._sql("SELECT position FROM {positions} WHERE name = {p}"), (MAIN,))
-            return int(cursor.fetchone()["position"])
+        row = self._store.row(
+            self._sql("SELECT position FROM {positions} WHERE name = {p}"), (MAIN,)
+        )
+        return int(row["position"])
 
     def row_counts(self) -> tuple[int, int]:
         """How many game rows and leaderboard rows there are (what `project --rebuild` made)."""
@@ -218,9 +219,7 @@ class Tables:
             "SELECT (SELECT COUNT(*) FROM {games}) AS games,"
             " (SELECT COUNT(*) FROM {leaderboard}) AS leaderboard"
         )
-        with self._store.reading() as cursor:
-            cursor.execute(self._sql(query))  # one statement: one snapshot
-            row = cursor.fetchone()
+        row = self._store.row(self._sql(query))  # one statement: one snapshot
         return int(row["games"]), int(row["leaderboard"])
 
     def running(self) -> Running:
@@ -229,9 +228,7 @@ class Tables:
             " LEFT JOIN {games} g ON g.deadline IS NOT NULL"
             " OR (g.bots AND g.status IN ('waiting', 'active')) WHERE p.name = {p}"
         )
-        with self._store.reading() as cursor:
-            cursor.execute(self._sql(query), (MAIN,))  # one statement: one snapshot
-            rows = cursor.fetchall()
+        rows = self._store.rows(self._sql(query), (MAIN,))  # one statement: one snapshot
         listed = [row for row in rows if row["game_id"] is not None]
         return Running(
             position=int(rows[0]["position"]),
@@ -280,9 +277,7 @@ class Tables:
             f"SELECT created_at, game_id, entry FROM {{games}}{where}"
             f" ORDER BY {order_by(NEWEST_FIRST)} LIMIT {int(limit) + 1}"
         )
-        with self._store.reading() as cursor:
-            cursor.execute(self._sql(query), tuple(params))
-            rows = cursor.fetchall()
+        rows = self._store.rows(self._sql(query), tuple(params))
         placed = [
             (
                 LobbyPlace(created_at=row["created_at"], game_id=row["game_id"]),
@@ -293,11 +288,9 @@ class Tables:
         return page_of(placed, limit)
 
     def scoreboard(self, game_id: UUID) -> Scoreboard | None:
-        with self._store.reading() as cursor:
-            cursor.execute(
-                self._sql("SELECT scoreboard FROM {games} WHERE game_id = {p}"), (str(game_id),)
-            )
-            row = cursor.fetchone()
+        row = self._store.row(
+            self._sql("SELECT scoreboard FROM {games} WHERE game_id = {p}"), (str(game_id),)
+        )
         return None if row is None else msgspec.json.decode(row["scoreboard"], type=Scoreboard)
 
     def leaderboard(
@@ -330,9 +323,7 @@ class Tables:
             f" FROM ({joined}) AS joined) AS ranked"
             f"{where} ORDER BY {order_by(order)} LIMIT {int(limit) + 1}"
         )
-        with self._store.reading() as cursor:
-            cursor.execute(self._sql(query), (variant, *values))
-            rows = cursor.fetchall()
+        rows = self._store.rows(self._sql(query), (variant, *values))
         placed = [(_board_place(row, by_rating), _board_row(row)) for row in rows]
         return page_of(placed, limit)
 

@@ -14,12 +14,13 @@ two deliverers can never move a cursor backwards or past a message neither deliv
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
 import msgspec
+
+from service.store.event_store import Store
 
 ACTIVE = "active"
 FAILING = "failing"  # paused after failing too long: waits for its player
@@ -90,15 +91,9 @@ class WebhookTables:
     """Made by the read models' Tables (which share their SQL and connections), but never
     dropped with them."""
 
-    def __init__(
-        self,
-        sql: Callable[[str], str],
-        reading: Callable[[], contextlib.AbstractContextManager[Any]],
-        transact: Callable[[Callable[[Any], Any]], Any],  # Store.transact
-    ) -> None:
+    def __init__(self, sql: Callable[[str], str], store: Store) -> None:
         self._sql = sql
-        self._reading = reading
-        self._transact = transact
+        self._store = store
 
     def create(self, cursor: Any) -> None:
         cursor.execute(
@@ -150,7 +145,7 @@ class WebhookTables:
                 ),
             )
 
-        self._transact(write)
+        self._store.transact(write)
 
     def remove(self, player_id: str) -> bool:
         def write(cursor: Any) -> bool:
@@ -160,7 +155,7 @@ class WebhookTables:
             )
             return cursor.fetchone() is not None
 
-        return bool(self._transact(write))
+        return bool(self._store.transact(write))
 
     def resume(self, player_id: str) -> bool:
         """Active again, retried at once; False if the player has no webhook."""
@@ -175,15 +170,12 @@ class WebhookTables:
             )
             return cursor.fetchone() is not None
 
-        return bool(self._transact(write))
+        return bool(self._store.transact(write))
 
     def of(self, player_id: str) -> WebhookRow | None:
-        with self._reading() as cursor:
-            cursor.execute(
-                self._sql(f"SELECT {COLUMNS} FROM {{webhooks}} WHERE player_id = {{p}}"),
-                (player_id,),
-            )
-            found = cursor.fetchone()
+        found = self._store.row(
+            self._sql(f"SELECT {COLUMNS} FROM {{webhooks}} WHERE player_id = {{p}}"), (player_id,)
+        )
         return None if found is None else _row(found)
 
     def pending(self, row: WebhookRow, most: int) -> int:
@@ -194,9 +186,8 @@ class WebhookTables:
             " AND (position > {p} OR (position = {p} AND kind > {p}))"
             f" LIMIT {int(most)}) AS waiting"
         )
-        with self._reading() as cursor:
-            cursor.execute(self._sql(query), (row.player_id, position, position, kind))
-            return int(cursor.fetchone()["pending"])
+        found = self._store.row(self._sql(query), (row.player_id, position, position, kind))
+        return int(found["pending"])
 
     # --- the deliverer's side ------------------------------------------------------------------
 
@@ -210,17 +201,14 @@ class WebhookTables:
             " OR (m.position = w.cursor_position AND m.kind > w.cursor_kind)))"
             f" ORDER BY next_attempt_at, player_id LIMIT {int(limit)}"
         )
-        with self._reading() as cursor:
-            cursor.execute(self._sql(query), (ACTIVE, _stamp(now)))
-            return [_row(found) for found in cursor.fetchall()]
+        return [_row(found) for found in self._store.rows(self._sql(query), (ACTIVE, _stamp(now)))]
 
     def any_active(self) -> bool:
         """Whether any webhook is active (so that messages may be due)."""
-        with self._reading() as cursor:
-            cursor.execute(
-                self._sql("SELECT 1 FROM {webhooks} WHERE state = {p} LIMIT 1"), (ACTIVE,)
-            )
-            return cursor.fetchone() is not None
+        found = self._store.row(
+            self._sql("SELECT 1 FROM {webhooks} WHERE state = {p} LIMIT 1"), (ACTIVE,)
+        )
+        return found is not None
 
     def soonest_retry(self) -> datetime | None:
         """When the next waiting retry of an active webhook falls due, if one waits."""
@@ -228,9 +216,7 @@ class WebhookTables:
             "SELECT MIN(next_attempt_at) AS soonest FROM {webhooks}"
             " WHERE state = {p} AND next_attempt_at IS NOT NULL"
         )
-        with self._reading() as cursor:
-            cursor.execute(self._sql(query), (ACTIVE,))
-            found = cursor.fetchone()
+        found = self._store.row(self._sql(query), (ACTIVE,))
         return _moment(found["soonest"])
 
     def delivered(self, row: WebhookRow, to: tuple[int, str], attempt: Attempt) -> bool:
@@ -261,7 +247,7 @@ class WebhookTables:
             )
             return cursor.fetchone() is not None
 
-        return bool(self._transact(write))
+        return bool(self._store.transact(write))
 
     def failed(
         self, row: WebhookRow, attempt: Attempt, retry_at: datetime, *, give_up: bool
@@ -289,7 +275,7 @@ class WebhookTables:
                 ),
             )
 
-        self._transact(write)
+        self._store.transact(write)
 
     def totals(self, most: int) -> tuple[int, int]:
         """(messages waiting for any active or failing webhook, counted up to ``most``;
@@ -300,7 +286,7 @@ class WebhookTables:
             " OR (m.position = w.cursor_position AND m.kind > w.cursor_kind))"
             f" LIMIT {int(most)}) AS waiting"
         )
-        with self._reading() as cursor:
+        with self._store.reading() as cursor:  # both counts in one snapshot
             cursor.execute(self._sql(waiting))
             pending = int(cursor.fetchone()["pending"])
             cursor.execute(

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Hashable, Iterator
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from typing import Any, TypeVar
 from uuid import UUID
 
@@ -102,9 +102,21 @@ class Store(Application[UUID]):
     def postgres(self) -> bool:
         return isinstance(self.recorder, HorizonRecorder)
 
+    def rows(self, statement: str, parameters: Sequence[Any] = ()) -> list[Any]:
+        """The rows of one read-only statement, which reads one snapshot by itself with no
+        transaction around it: on PostgreSQL one round trip where ``reading`` takes three, on
+        SQLite no BEGIN and ROLLBACK."""
+        return self.writer.rows(statement, parameters)
+
+    def row(self, statement: str, parameters: Sequence[Any] = ()) -> Any:
+        """The first row of one read-only statement (``rows``), None if it returns none."""
+        found = self.rows(statement, parameters)
+        return found[0] if found else None
+
     @contextlib.contextmanager
     def reading(self) -> Iterator[Any]:
-        """A cursor to read on, in a transaction that writes nothing; on PostgreSQL, a
+        """A cursor to read on, in a transaction that writes nothing, for statements that must
+        read one snapshot together (one statement alone: ``rows``); on PostgreSQL, a
         connection of the recorder's, under its watchdog and the request's store budget."""
         recorder = self.writer
         if isinstance(recorder, HorizonRecorder):

@@ -19,6 +19,9 @@ import msgspec
 from service.store.event_store import Store
 
 LOG = "log"
+# psycopg keeps a statement's placeholders converted only up to 50 parameters: past them it
+# converts them on every call, and one INSERT of 50 rows cost more than 50 INSERTs of one.
+ROWS_AN_INSERT = 16
 
 
 class Sequenced(NamedTuple):
@@ -51,6 +54,7 @@ class LogTables:
             "checkpoints": f"{prefix}tlog_checkpoints",
             "cosignatures": f"{prefix}tlog_cosignatures",
         }
+        self._inserts: dict[tuple[str, int], str] = {}  # by table and number of rows
         with store.schema_lock("tlog"):
             store.transact(self._create)
 
@@ -99,15 +103,21 @@ class LogTables:
         nodes: Sequence[tuple[int, int, bytes]],
     ) -> None:
         """Entries as (index, game id, bytes); nodes as (level, index, hash)."""
-        if entries:
-            cursor.executemany(
-                self._sql("INSERT INTO {entries} (idx, game_id, entry) VALUES ({p}, {p}, {p})"),
-                entries,
-            )
-        if nodes:
-            cursor.executemany(
-                self._sql("INSERT INTO {nodes} (level, idx, hash) VALUES ({p}, {p}, {p})"), nodes
-            )
+        self._insert(cursor, "{entries} (idx, game_id, entry)", entries)
+        self._insert(cursor, "{nodes} (level, idx, hash)", nodes)
+
+    def _insert(self, cursor: Any, into: str, rows: Sequence[tuple[Any, Any, Any]]) -> None:
+        """Rows of three columns, up to ROWS_AN_INSERT an INSERT: one INSERT a row (executemany)
+        cost PostgreSQL's writer ~0.1M instructions a row."""
+        for first in range(0, len(rows), ROWS_AN_INSERT):
+            chunk = rows[first : first + ROWS_AN_INSERT]
+            statement = self._inserts.get((into, len(chunk)))
+            if statement is None:
+                marks = ", ".join(["({p}, {p}, {p})"] * len(chunk))
+                statement = self._inserts[into, len(chunk)] = self._sql(
+                    f"INSERT INTO {into} VALUES {marks}"
+                )
+            cursor.execute(statement, [value for row in chunk for value in row])
 
     def keep_checkpoint(self, cursor: Any, checkpoint: StoredCheckpoint) -> None:
         """Keep a signed checkpoint; one already kept at its size stays (the tree of a size is
@@ -138,9 +148,9 @@ class LogTables:
     # --- reads -----------------------------------------------------------------------------------
 
     def sequenced(self) -> Sequenced:
-        with self._store.reading() as cursor:
-            cursor.execute(self._sql("SELECT position, size FROM {state} WHERE name = {p}"), (LOG,))
-            row = cursor.fetchone()
+        row = self._store.row(
+            self._sql("SELECT position, size FROM {state} WHERE name = {p}"), (LOG,)
+        )
         return Sequenced(int(row["position"]), int(row["size"]))
 
     def latest_checkpoint(self) -> StoredCheckpoint | None:
@@ -151,11 +161,9 @@ class LogTables:
         return self._checkpoint("WHERE size = {p}", (size,))
 
     def _checkpoint(self, clause: str, params: tuple[int, ...]) -> StoredCheckpoint | None:
-        with self._store.reading() as cursor:
-            cursor.execute(
-                self._sql(f"SELECT size, note, signed_at FROM {{checkpoints}} {clause}"), params
-            )
-            row = cursor.fetchone()
+        row = self._store.row(
+            self._sql(f"SELECT size, note, signed_at FROM {{checkpoints}} {clause}"), params
+        )
         return (
             None
             if row is None
@@ -165,51 +173,43 @@ class LogTables:
     def nodes(self, level: int, first: int, count: int) -> list[bytes]:
         """The hashes at ``level``, indexes ``first`` to ``first + count - 1`` (fewer if the tree
         does not hold them all yet)."""
-        with self._store.reading() as cursor:
-            cursor.execute(
-                self._sql(
-                    "SELECT hash FROM {nodes} WHERE level = {p} AND idx >= {p} AND idx < {p}"
-                    " ORDER BY idx"
-                ),
-                (level, first, first + count),
-            )
-            return [bytes(row["hash"]) for row in cursor.fetchall()]
+        rows = self._store.rows(
+            self._sql(
+                "SELECT hash FROM {nodes} WHERE level = {p} AND idx >= {p} AND idx < {p}"
+                " ORDER BY idx"
+            ),
+            (level, first, first + count),
+        )
+        return [bytes(row["hash"]) for row in rows]
 
     def entries(self, first: int, count: int) -> list[bytes]:
-        with self._store.reading() as cursor:
-            cursor.execute(
-                self._sql(
-                    "SELECT entry FROM {entries} WHERE idx >= {p} AND idx < {p} ORDER BY idx"
-                ),
-                (first, first + count),
-            )
-            return [bytes(row["entry"]) for row in cursor.fetchall()]
+        rows = self._store.rows(
+            self._sql("SELECT entry FROM {entries} WHERE idx >= {p} AND idx < {p} ORDER BY idx"),
+            (first, first + count),
+        )
+        return [bytes(row["entry"]) for row in rows]
 
     def entries_of(self, game_id: str) -> list[LogEntry]:
-        with self._store.reading() as cursor:
-            cursor.execute(
-                self._sql("SELECT idx, entry FROM {entries} WHERE game_id = {p} ORDER BY idx"),
-                (game_id,),
-            )
-            return [LogEntry(int(row["idx"]), bytes(row["entry"])) for row in cursor.fetchall()]
+        rows = self._store.rows(
+            self._sql("SELECT idx, entry FROM {entries} WHERE game_id = {p} ORDER BY idx"),
+            (game_id,),
+        )
+        return [LogEntry(int(row["idx"]), bytes(row["entry"])) for row in rows]
 
     def cosignatures(self, size: int) -> list[str]:
         """The cosignature lines kept for the checkpoint of ``size``, by witness name."""
-        with self._store.reading() as cursor:
-            cursor.execute(
-                self._sql("SELECT line FROM {cosignatures} WHERE size = {p} ORDER BY witness"),
-                (size,),
-            )
-            return [row["line"] for row in cursor.fetchall()]
+        rows = self._store.rows(
+            self._sql("SELECT line FROM {cosignatures} WHERE size = {p} ORDER BY witness"),
+            (size,),
+        )
+        return [row["line"] for row in rows]
 
     def cosigned_size(self, witness: str) -> int | None:
         """The largest checkpoint ``witness`` has cosigned, as far as the log knows."""
-        with self._store.reading() as cursor:
-            cursor.execute(
-                self._sql("SELECT MAX(size) AS size FROM {cosignatures} WHERE witness = {p}"),
-                (witness,),
-            )
-            row = cursor.fetchone()
+        row = self._store.row(
+            self._sql("SELECT MAX(size) AS size FROM {cosignatures} WHERE witness = {p}"),
+            (witness,),
+        )
         return None if row is None or row["size"] is None else int(row["size"])
 
     def latest_witnessed(self, witnesses: int) -> StoredCheckpoint | None:

@@ -254,6 +254,11 @@ class BatchingRecorder(SQLiteApplicationRecorder):
             for row in rows
         ]
 
+    def rows(self, statement: str, parameters: Sequence[Any] = ()) -> list[Any]:
+        """The rows of one statement, outside any explicit transaction (as ``select_events``)."""
+        with self.datastore.get_connection(commit=False) as connection:
+            return connection.cursor().sqlite_cursor.execute(statement, parameters).fetchall()
+
     def select_notifications(
         self,
         start: int | None,

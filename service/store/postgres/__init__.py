@@ -116,7 +116,8 @@ class HorizonRecorder(PostgresApplicationRecorder):
 
     @contextlib.contextmanager
     def reading(self) -> Iterator[Any]:
-        """A cursor in a read-only transaction that commits at its end. Not rolled back: psycopg
+        """A cursor in a read-only transaction that commits at its end, for statements that
+        must read one snapshot (one statement alone: ``rows``). Not rolled back: psycopg
         answers a ROLLBACK by dropping every statement prepared on the connection (DEALLOCATE
         ALL), and the recorder's reads on it would prepare theirs again (half the commands
         paid that round trip, and the planning, through the read models' reads)."""
@@ -128,6 +129,13 @@ class HorizonRecorder(PostgresApplicationRecorder):
             finally:
                 with contextlib.suppress(psycopg.Error):  # a broken one leaves the pool anyway
                     connection.read_only = None
+
+    def rows(self, statement: str, parameters: Sequence[Any] = ()) -> list[Any]:
+        """The rows of one statement, sent alone in autocommit: one statement reads one
+        snapshot, and ``reading``'s BEGIN and COMMIT were two of its three round trips."""
+        with self.connection() as connection, connection.cursor() as cursor:
+            cursor.execute(statement, parameters)
+            return cursor.fetchall()
 
     def _render(self, text: str) -> str:
         return SQL(text).format(table=self.table, bits=POSITION_BITS).as_string()

@@ -14,6 +14,9 @@ from typing import Any
 from openskill.models import PlackettLuce
 
 from bots.contract import ALGORITHM
+from projections.ratings import NEW, RatedSeat, Rating
+from service.application import Cardledger
+from service.read_models.rating_tables import RatedGame
 from service.settings import Settings
 from tests.api.bots_and_matchmaking.test_bot_seats import create, ended
 from tests.api.read_models.test_read_models import finished_games
@@ -186,3 +189,29 @@ def test_another_process_recomputes_the_same_ratings_from_the_log(
     )
     assert rebuilt.returncode == 0, rebuilt.stderr
     assert ratings() == before
+
+
+def test_current_ratings_of_several_variants_are_found_together(
+    ledger: Cardledger,
+) -> None:
+    ratings = ledger.read_models.tables.ratings
+    seats = {"ann": Rating(30.0, 5.0), "bob": Rating(20.0, 6.0)}
+    games = [
+        RatedGame(
+            position=position,
+            game_id=f"g{position}",
+            variant=variant,
+            seats=[
+                RatedSeat(
+                    rated_id=rated, name=rated, seat=seat, rank=seat, bot=False, before=NEW, after=r
+                )
+                for seat, (rated, r) in enumerate(seats.items())
+            ],
+        )
+        for position, variant in ((1, "open-hand"), (2, "hearts"))
+    ]
+    after = {(game.variant, seat.rated_id): seat.after for game in games for seat in game.seats}
+    ledger.store.transact(lambda cursor: ratings.record(cursor, games, after))
+    wanted = [("open-hand", "ann"), ("hearts", "bob"), ("hearts", "ann"), ("hearts", "cy")]
+    found = ratings.current(wanted)
+    assert found == {key: after[key] for key in wanted[:3]}

@@ -1,5 +1,6 @@
-"""Reads on PostgreSQL run in a read-only transaction that commits: a ROLLBACK would make
-psycopg drop every statement prepared on the connection (DEALLOCATE ALL)."""
+"""Reads on PostgreSQL: one statement alone in autocommit (it reads one snapshot by itself);
+several in a read-only transaction that commits, since a ROLLBACK would make psycopg drop every
+statement prepared on the connection (DEALLOCATE ALL)."""
 
 from __future__ import annotations
 
@@ -47,3 +48,13 @@ def test_a_read_cannot_write(store: Store) -> None:
     with pytest.raises(PersistenceError, match="read-only"), store.reading() as cursor:
         cursor.execute("CREATE TABLE written_by_a_read (x INTEGER)")
     store.transact(lambda cursor: cursor.execute("CREATE TABLE written_after (x INTEGER)"))
+
+
+def test_one_statement_is_sent_without_a_transaction_around_it(store: Store) -> None:
+    # The first statement of a transaction starts it: after a BEGIN, the two times differ.
+    query = "SELECT statement_timestamp() = transaction_timestamp() AS alone"
+    assert store.row(query)["alone"]
+    assert store.rows(query) == [{"alone": True}]
+    with store.reading() as cursor:
+        cursor.execute(query)
+        assert cursor.fetchone() == {"alone": False}
