@@ -242,7 +242,12 @@ def imports_of(tree: ast.Module, module: str, is_package: bool) -> dict[str, str
 
 
 def is_property(decorator: ast.expr) -> bool:
-    return isinstance(decorator, ast.Name) and decorator.id in ("property", "cached_property")
+    """``property`` and the decorators that work like one (domain/kept.py's ``kept``)."""
+    return isinstance(decorator, ast.Name) and decorator.id in (
+        "property",
+        "cached_property",
+        "kept",
+    )
 
 
 def self_assignment(
