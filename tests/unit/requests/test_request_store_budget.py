@@ -1,4 +1,4 @@
-"""Each request's store work has one budget, set by the HTTP layer (service/http/app.py); live
+"""Each request's store work has one budget, set by the HTTP layer (service/http/envelope.py); live
 streams, which read for as long as they are open, have none."""
 
 from __future__ import annotations
@@ -8,7 +8,9 @@ from typing import Any
 
 from litestar.concurrency import sync_to_thread
 
-from service.http.app import store_budgeted
+from service.http.allowance import Allowance
+from service.http.envelope import enveloped
+from service.http.metrics import Metrics
 from service.store.budget import left
 
 UNBOUNDED = 1000.0
@@ -27,8 +29,9 @@ def budget_seen_by_a_handler_thread(path: str, scope_type: str = "http") -> floa
     async def ignore(message: Any) -> None:
         pass
 
-    budgeted = store_budgeted(app, 5)
-    asyncio.run(budgeted({"type": scope_type, "path": path}, nothing, ignore))
+    budgeted = enveloped(app, Metrics("test"), {}, [], Allowance(None, lambda count: None), 5)
+    scope = {"type": scope_type, "path": path, "headers": []}
+    asyncio.run(budgeted(scope, nothing, ignore))
     return seen[0]
 
 
