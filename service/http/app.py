@@ -10,7 +10,6 @@ from concurrent.futures import ThreadPoolExecutor
 from litestar import Litestar
 from litestar.config.cors import CORSConfig
 from litestar.datastructures import ResponseHeader, State
-from litestar.middleware import DefineMiddleware
 from litestar.openapi import OpenAPIConfig
 
 from service.application import Cardledger
@@ -115,8 +114,8 @@ def create_app(settings: Settings | None = None, ledger: Cardledger | None = Non
                 rate_rules(settings.limits),
                 allowance,
                 settings.store_timeout,
+                TokenAuthentication(ledger.players),
             ),
-            DefineMiddleware(TokenAuthentication, players=ledger.players),
         ],
         cors_config=cors(settings),
         openapi_config=OpenAPIConfig(title="cardledger", version=API_VERSION),
@@ -124,6 +123,7 @@ def create_app(settings: Settings | None = None, ledger: Cardledger | None = Non
             ResponseHeader(
                 name=INSTANCE_HEADER,
                 value=instance,
+                documentation_only=True,  # the envelope gives it to every answer
                 description="Which server process answered (an opaque id per process)",
             )
         ],

@@ -1,11 +1,12 @@
 """What every HTTP request passes through on its way to a route and back, in one ASGI layer:
 its count and latency (service/http/metrics.py), the rate limits (service/http/limits.py), its
-store budget (service/store/budget.py), the headers every answer carries, and gzip for a client
-that accepts it.
+store budget (service/store/budget.py), its caller (service/http/authentication.py), the headers
+every answer carries, and gzip for a client that accepts it.
 
 One layer, not one each: every layer is another coroutine and another ``send`` wrapper on every
-request, and litestar's compression middleware parsed the headers and matched the streams'
-pattern on every request, gzip asked for or not.
+request; litestar's compression middleware parsed the headers and matched the streams' pattern
+on every request, gzip asked for or not, and its authentication middleware built a connection
+to read one header.
 """
 
 from __future__ import annotations
@@ -19,7 +20,8 @@ from litestar.middleware.compression import CompressionMiddleware
 from litestar.types import ASGIApp, Message, Receive, Scope, Send
 
 from service.http.allowance import Allowance
-from service.http.headers import add_headers, encoded
+from service.http.authentication import TokenAuthentication
+from service.http.headers import add_headers, encoded, raw_header
 from service.http.limits import UNCOUNTED, Rule, rate_counted
 from service.http.metrics import Metrics
 from service.store.budget import budget
@@ -30,15 +32,7 @@ STREAMS = re.compile(r"^/(games/[^/]+|players/me)/stream$")
 COMPRESSION = CompressionConfig(backend="gzip", minimum_size=1024, gzip_compress_level=6)
 GZIP_ENCODING = CompressionEncoding.GZIP
 GZIP = GZIP_ENCODING.encode()
-
-
-def accepts_gzip(scope: Scope) -> bool:
-    """As litestar's compression middleware reads it (the first Accept-Encoding names gzip), from
-    the raw list: ASGI names are lower-case."""
-    for name, value in scope["headers"]:
-        if name == b"accept-encoding":
-            return GZIP in value
-    return False
+ACCEPT_ENCODING = b"accept-encoding"
 
 
 def enveloped(
@@ -48,12 +42,14 @@ def enveloped(
     rules: list[Rule],
     allowance: Allowance,
     store_seconds: float,
+    authentication: TokenAuthentication,
 ) -> ASGIApp:
     """ASGI middleware: counts and times every HTTP request (a stream until its answer starts);
     counts it against the rate ``rules`` (429 ``rate_limited`` past an allowance, else the
-    tightest rule's RateLimit-* headers on the answer); gives its store work ``store_seconds``;
-    gives every answer ``headers`` (refusals made before a route is reached too); and gzips an
-    answer of 1 KiB or more, not a stream's, for a client that accepts it."""
+    tightest rule's RateLimit-* headers on the answer); signs its caller in; gives its store
+    work, the sign-in included, ``store_seconds``; gives every answer ``headers`` (refusals made
+    before a route is reached too); and gzips an answer of 1 KiB or more, not a stream's, for a
+    client that accepts it."""
 
     given = encoded(headers)
     gzipper = CompressionMiddleware(app, COMPRESSION)
@@ -76,12 +72,15 @@ def enveloped(
             await counted.refusal(scope, receive, sending)
             return
         if STREAMS.match(scope["path"]):
+            await authentication.sign_in(scope)
             await app(scope, receive, sending)
             return
         answering: Send = sending
-        if accepts_gzip(scope):
+        # As litestar's compression middleware reads it: the first Accept-Encoding names gzip.
+        if GZIP in (raw_header(scope, ACCEPT_ENCODING) or b""):
             answering = gzipper.create_compression_send_wrapper(sending, GZIP_ENCODING, scope)
         with budget(store_seconds):
+            await authentication.sign_in(scope)
             await app(scope, receive, answering)
 
     return middleware

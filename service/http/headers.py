@@ -1,10 +1,11 @@
-"""Headers added to an answer as it starts, by middleware that wraps ASGI ``send``."""
+"""Headers read from a request as ASGI carries them, and added to an answer as it starts, by
+middleware that wraps ASGI ``send``."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from litestar.types import Message
+from litestar.types import Message, Scope
 
 Encoded = Sequence[tuple[bytes, bytes]]  # as ASGI carries them: lower-case names, latin-1
 
@@ -13,6 +14,15 @@ def encoded(headers: Mapping[str, str]) -> Encoded:
     return [
         (name.lower().encode("latin-1"), value.encode("latin-1")) for name, value in headers.items()
     ]
+
+
+def raw_header(scope: Scope, name: bytes) -> bytes | None:
+    """The first value of the request header ``name`` (lower-case, as ASGI names are), read from
+    the raw list: litestar's ``Headers`` decodes every header of the request to build."""
+    for found, value in scope["headers"]:
+        if found == name:
+            return value
+    return None
 
 
 def add_headers(message: Message, headers: Encoded) -> None:
