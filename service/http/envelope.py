@@ -21,7 +21,7 @@ from litestar.types import ASGIApp, Message, Receive, Scope, Send
 
 from service.http.allowance import Allowance
 from service.http.authentication import TokenAuthentication
-from service.http.headers import add_headers, encoded, raw_header
+from service.http.headers import add_headers, encoded, names_of, raw_header
 from service.http.limits import UNCOUNTED, Rule, rate_counted
 from service.http.metrics import Metrics
 from service.store.budget import budget
@@ -52,6 +52,7 @@ def enveloped(
     client that accepts it."""
 
     given = encoded(headers)
+    given_names = names_of(given)
     gzipper = CompressionMiddleware(app, COMPRESSION)
 
     async def middleware(scope: Scope, receive: Receive, send: Send) -> None:
@@ -60,12 +61,14 @@ def enveloped(
             return
         started = time.perf_counter()
         counted = await rate_counted(scope, rules, allowance) if rules else UNCOUNTED
-        added = [*given, *counted.headers] if counted.headers else given
+        added, names = given, given_names
+        if counted.headers:
+            added, names = [*given, *counted.headers], given_names | names_of(counted.headers)
 
         async def sending(message: Message) -> None:
             if message["type"] == "http.response.start":
                 metrics.answered(scope, message["status"], started)
-                add_headers(message, added)
+                add_headers(message, added, names)
             await send(message)
 
         if counted.refusal is not None:
