@@ -71,7 +71,7 @@ def enveloped(
                 add_headers(message, added, names)
             await send(message)
 
-        if counted.refusal is not None:
+        if counted.refusal is not None:  # answered, not raised: a raise would pass ``sending`` by
             await counted.refusal(scope, receive, sending)
             return
         if STREAMS.match(scope["path"]):
