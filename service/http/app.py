@@ -4,18 +4,13 @@ background work and live feeds, the routes and what they are given)."""
 from __future__ import annotations
 
 import asyncio
-import re
 import secrets
 from concurrent.futures import ThreadPoolExecutor
 
 from litestar import Litestar
-from litestar.config.compression import CompressionConfig
 from litestar.config.cors import CORSConfig
 from litestar.datastructures import ResponseHeader, State
-from litestar.enums import ScopeType
-from litestar.middleware import DefineMiddleware
 from litestar.openapi import OpenAPIConfig
-from litestar.types import ASGIApp, Receive, Scope, Send
 
 from service.application import Cardledger
 from service.application.messaging.webhooks import WebhookTotals
@@ -24,8 +19,9 @@ from service.background.work import BackgroundWork
 from service.http.allowance import Allowance
 from service.http.authentication import TokenAuthentication
 from service.http.dependencies import dependencies
-from service.http.limits import StreamSlots, rate_limited, rate_rules
-from service.http.metrics import Metrics, measured
+from service.http.envelope import enveloped
+from service.http.limits import StreamSlots, rate_rules
+from service.http.metrics import Metrics
 from service.http.openapi.document import refine_openapi
 from service.http.problems import EXCEPTION_HANDLERS
 from service.http.routes.game_reads import GameReadsController
@@ -40,12 +36,9 @@ from service.http.routes.rules import RulesController
 from service.http.routes.webhooks import WebhookController
 from service.live.streams import Live
 from service.settings import Settings
-from service.store.budget import budget
 
 API_VERSION = "0.1.0"
 INSTANCE_HEADER = "Cardledger-Instance"
-# Compressing a stream would hold its events back until a block filled.
-STREAMS = r"^/(games/[^/]+|players/me)/stream$"
 # Headers a browser client on another origin may send and read.
 CORS_REQUEST_HEADERS = ["Authorization", "Content-Type", "Idempotency-Key", "If-Match"]
 CORS_REQUEST_HEADERS += ["If-None-Match", "Last-Event-ID"]
@@ -65,21 +58,6 @@ def cors(settings: Settings) -> CORSConfig | None:
         expose_headers=CORS_EXPOSED_HEADERS,
         max_age=3600,
     )
-
-
-def store_budgeted(app: ASGIApp, seconds: float) -> ASGIApp:
-    """Each request's store work ends within ``seconds`` (service/store/budget.py), its token's
-    lookup included; live streams, which read for as long as they are open, have no budget."""
-    streams = re.compile(STREAMS)
-
-    async def middleware(scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != ScopeType.HTTP or streams.match(scope["path"]):
-            await app(scope, receive, send)
-            return
-        with budget(seconds):
-            await app(scope, receive, send)
-
-    return middleware
 
 
 def create_app(settings: Settings | None = None, ledger: Cardledger | None = None) -> Litestar:
@@ -129,20 +107,23 @@ def create_app(settings: Settings | None = None, ledger: Cardledger | None = Non
         exception_handlers=EXCEPTION_HANDLERS,
         request_max_body_size=settings.max_body_bytes,
         middleware=[
-            lambda app: measured(app, metrics, {INSTANCE_HEADER: instance}),
-            lambda app: rate_limited(app, rate_rules(settings.limits), allowance),
-            lambda app: store_budgeted(app, settings.store_timeout),
-            DefineMiddleware(TokenAuthentication, players=ledger.players),
+            lambda app: enveloped(
+                app,
+                metrics,
+                {INSTANCE_HEADER: instance},
+                rate_rules(settings.limits),
+                allowance,
+                settings.store_timeout,
+                TokenAuthentication(ledger.players),
+            ),
         ],
-        compression_config=CompressionConfig(
-            backend="gzip", minimum_size=1024, gzip_compress_level=6, exclude=STREAMS
-        ),
         cors_config=cors(settings),
         openapi_config=OpenAPIConfig(title="cardledger", version=API_VERSION),
         response_headers=[
             ResponseHeader(
                 name=INSTANCE_HEADER,
                 value=instance,
+                documentation_only=True,  # the envelope gives it to every answer
                 description="Which server process answered (an opaque id per process)",
             )
         ],

@@ -1,45 +1,51 @@
-"""Who is calling: litestar's authentication middleware reads the bearer token into
-``request.user`` (a ``Principal``, or None without a token), and refuses a route that needs a
-token when none came (its declaration's ``SIGNED_IN``).
+"""Who is calling: the bearer token read into ``request.user`` (a ``Principal``, or None without
+a token) before the route runs, and a route that needs a token (its declaration's ``SIGNED_IN``)
+refused when none came.
 
 Not a guard: litestar 2.25 copies the route handler for every guard it runs, which cost a
-request about 100 µs. A token already seen by this process is known without a thread hop; a new
-one is looked up in the store off the event loop. A token that names nobody is refused (401)
-on every route that reads the caller; routes that never do (declared ``Token.NONE``) skip the
-middleware.
+request about 100 µs. Nor a middleware layer of its own: the envelope (service/http/envelope.py)
+signs the caller in, within the request's store budget. A token already seen by this process is
+known without a thread hop; a new one is looked up in the store off the event loop. A token that
+names nobody is refused (401) on every route that reads the caller; routes that never do
+(declared ``Token.NONE``) and CORS preflights skip it.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
 from litestar.concurrency import sync_to_thread
-from litestar.connection import ASGIConnection
-from litestar.middleware import AbstractAuthenticationMiddleware, AuthenticationResult
-from litestar.types import ASGIApp
+from litestar.types import Scope
 
 from service.application.players import Players
-from service.auth import bearer_token
+from service.auth import Principal, bearer_token
 from service.errors import UNAUTHORIZED
+from service.http.headers import raw_header
 
 SKIP = "exclude_from_auth"  # the opt key of routes that never read the caller
 SIGNED_IN = "signed_in"  # the opt key of routes that need a token
+AUTHORIZATION = b"authorization"
 
 
-class TokenAuthentication(AbstractAuthenticationMiddleware):
-    def __init__(self, app: ASGIApp, players: Players) -> None:
-        super().__init__(app, exclude_from_auth_key=SKIP)
+class TokenAuthentication:
+    def __init__(self, players: Players) -> None:
         self.players = players
 
+    async def sign_in(self, scope: Scope) -> None:
+        """Sets the caller on a routed HTTP request's scope, where ``request.user`` reads it."""
+        opt = scope["route_handler"].opt
+        if scope.get("method") == "OPTIONS" or opt.get(SKIP):
+            return
+        scope["user"] = await self.authenticate_request(raw_header(scope, AUTHORIZATION), opt)
+        scope["auth"] = None
+
     async def authenticate_request(
-        self, connection: ASGIConnection[Any, Any, Any, Any]
-    ) -> AuthenticationResult:
-        token = bearer_token(connection.headers.get("Authorization"))
+        self, authorization: bytes | None, opt: dict[str, object]
+    ) -> Principal | None:
+        token = bearer_token(authorization.decode("latin-1") if authorization else None)
         if token is None:
-            if connection.route_handler.opt.get(SIGNED_IN):
+            if opt.get(SIGNED_IN):
                 raise UNAUTHORIZED("a valid bearer token is required")
-            return AuthenticationResult(user=None, auth=None)
+            return None
         principal = self.players.remembered(token)
         if principal is None:
             principal = await sync_to_thread(self.players.authenticate, token)
-        return AuthenticationResult(user=principal, auth=None)
+        return principal

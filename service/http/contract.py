@@ -5,10 +5,10 @@ A route spreads ``declare(...)`` into its decorator: its security goes to litest
 ``security=``, the rest to its ``opt``, from which the OpenAPI document lists the operation's
 problem answers (``service/http/openapi/responses.py``, which adds what follows from the
 route's shape: parameters that may fail to parse, a path that matches no route, the rate
-limits). Who may call is enforced from the same declaration by the authentication
-middleware: it refuses a route that needs a token when none came, and a route that never
-reads the caller skips it. Tests hold the declarations to the handlers' signatures and to
-every refusal a handler can reach.
+limits). Who may call is enforced from the same declaration by the sign-in
+(service/http/authentication.py): it refuses a route that needs a token when none came, and a
+route that never reads the caller skips it. Tests hold the declarations to the handlers'
+signatures and to every refusal a handler can reach.
 """
 
 from __future__ import annotations
@@ -58,7 +58,7 @@ NO_ROUTE = Refusal(404, HTTP_CODES[404])
 
 
 class Token(StrEnum):
-    REQUIRED = "required"  # a token, or 401 (the authentication middleware)
+    REQUIRED = "required"  # a token, or 401 (the sign-in, service/http/authentication.py)
     OPTIONAL = "optional"  # the answer is the token holder's, if one came
     NONE = "none"  # the route never reads the caller
 

@@ -3,7 +3,7 @@ and the process's other parts), and the request's own headers read into values.
 
 A handler takes one dependency at most (the stream takes two): litestar resolves the
 dependencies of one level together in a task group, which cost a command a quarter of its time.
-Who is calling comes from the authentication middleware (``service/http/authentication.py``).
+Who is calling comes from the sign-in (``service/http/authentication.py``).
 """
 
 from __future__ import annotations

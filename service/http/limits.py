@@ -16,14 +16,13 @@ from typing import Any, NamedTuple
 from limits import RateLimitItem, RateLimitItemPerMinute
 from litestar import Request
 from litestar.background_tasks import BackgroundTask
-from litestar.enums import ScopeType
 from litestar.response import ServerSentEvent, ServerSentEventMessage
-from litestar.types import ASGIApp, Message, Receive, Scope, Send
+from litestar.types import ASGIApp, Scope
 
 from service.auth import bearer_token
 from service.errors import ApiError
 from service.http.allowance import Allowance, Verdict
-from service.http.headers import add_headers, encoded
+from service.http.headers import Encoded, encoded
 from service.http.problems import on_api_error
 from service.settings import Limits
 
@@ -105,47 +104,38 @@ def rate_headers(verdict: Verdict) -> dict[str, str]:
     }
 
 
-def rate_limited(app: ASGIApp, rules: list[Rule], allowance: Allowance) -> ASGIApp:
-    """ASGI middleware: each request counted against every rule that applies to it; past one's
-    allowance, 429 ``rate_limited``. Answers carry the RateLimit-* headers of the tightest rule."""
+class RateCount(NamedTuple):
+    """A request counted against the rate rules: the RateLimit-* headers of the tightest rule
+    that applied (none if none did), or the answer to give instead if it is past an allowance."""
 
-    async def middleware(scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != ScopeType.HTTP or not rules:
-            await app(scope, receive, send)
-            return
-        request: Request[Any, Any, Any] = Request(scope)
-        facts = asked(request)
-        tightest: Verdict | None = None
-        for rule in rules:
-            if not rule.applies(facts):
-                continue
-            verdict = await allowance.rates.hit(rule.item, rule.name, rule.identify(facts))
-            if not verdict.allowed:
-                # Answered here, not raised: a raise would pass the outer middleware by (the
-                # request count, the instance header).
-                refusal = ApiError(
-                    429,
-                    "rate_limited",
-                    "too many requests; wait for the window to start again",
-                    headers={**rate_headers(verdict), "Retry-After": str(verdict.reset_seconds)},
-                )
-                answer = on_api_error(request, refusal).to_asgi_response(None, request)
-                await answer(scope, receive, send)
-                return
-            if tightest is None or verdict.remaining < tightest.remaining:
-                tightest = verdict
-        if tightest is None:
-            await app(scope, receive, send)
-            return
-        headers = encoded(rate_headers(tightest))
+    headers: Encoded
+    refusal: ASGIApp | None = None
 
-        async def sending(message: Message) -> None:
-            add_headers(message, headers)
-            await send(message)
 
-        await app(scope, receive, sending)
+UNCOUNTED = RateCount(())
 
-    return middleware
+
+async def rate_counted(scope: Scope, rules: list[Rule], allowance: Allowance) -> RateCount:
+    """Counts the request against every rule that applies to it; past one's allowance, the
+    refusal is 429 ``rate_limited``."""
+    request: Request[Any, Any, Any] = Request(scope)
+    facts = asked(request)
+    tightest: Verdict | None = None
+    for rule in rules:
+        if not rule.applies(facts):
+            continue
+        verdict = await allowance.rates.hit(rule.item, rule.name, rule.identify(facts))
+        if not verdict.allowed:
+            refusal = ApiError(
+                429,
+                "rate_limited",
+                "too many requests; wait for the window to start again",
+                headers={**rate_headers(verdict), "Retry-After": str(verdict.reset_seconds)},
+            )
+            return RateCount((), on_api_error(request, refusal).to_asgi_response(None, request))
+        if tightest is None or verdict.remaining < tightest.remaining:
+            tightest = verdict
+    return UNCOUNTED if tightest is None else RateCount(encoded(rate_headers(tightest)))
 
 
 class StreamSlots:

@@ -12,14 +12,12 @@ from __future__ import annotations
 
 import time
 
-from litestar.enums import ScopeType
-from litestar.types import ASGIApp, Message, Receive, Scope, Send
+from litestar.types import Scope
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 from prometheus_client.registry import Collector
 
 from service.application.telemetry import Children
 from service.auth import bearer_token, same_secret
-from service.http.headers import add_headers, encoded
 
 LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10)
 CONTENT_TYPE = "text/plain; version=0.0.4"  # litestar adds "; charset=utf-8" to text/*
@@ -89,33 +87,14 @@ class Metrics:
     def text(self) -> bytes:
         return generate_latest(self.registry)
 
+    def answered(self, scope: Scope, status: int, started: float) -> None:
+        """Counts an answer as it starts, and times it from ``started`` (``time.perf_counter``)."""
+        method, route = str(scope.get("method", "")), route_of(scope)
+        self.latency(method, route).observe(time.perf_counter() - started)
+        self.requests(method, route, str(status)).inc()
+
 
 def route_of(scope: Scope) -> str:
     """The route's template (`/games/{game_id}/commands`), never the raw path: one series per
     route, not per game."""
     return str(scope.get("path_template") or "unmatched")
-
-
-def measured(app: ASGIApp, metrics: Metrics, headers: dict[str, str]) -> ASGIApp:
-    """ASGI middleware: counts and times every HTTP request (a stream until its answer starts),
-    and gives every answer ``headers`` (refusals made before a route is reached too)."""
-
-    raw = encoded(headers)
-
-    async def middleware(scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != ScopeType.HTTP:
-            await app(scope, receive, send)
-            return
-        started = time.perf_counter()
-
-        async def sending(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                method, route = str(scope.get("method", "")), route_of(scope)
-                metrics.latency(method, route).observe(time.perf_counter() - started)
-                metrics.requests(method, route, str(message["status"])).inc()
-                add_headers(message, raw)
-            await send(message)
-
-        await app(scope, receive, sending)
-
-    return middleware

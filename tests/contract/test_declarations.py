@@ -1,6 +1,6 @@
-"""Each route's declared contract holds: its security is what its handler reads and the
-authentication middleware enforces, every refusal the code lets it reach is declared, and
-nothing is declared that nothing raises."""
+"""Each route's declared contract holds: its security is what its handler reads and the sign-in
+enforces, every refusal the code lets it reach is declared, and nothing is declared that nothing
+raises."""
 
 from __future__ import annotations
 

@@ -55,6 +55,8 @@ def test_large_answers_are_compressed_and_streams_are_not(api: Api) -> None:
     raw = api.client.get(f"/games/{game_id}/export", headers={"Accept-Encoding": "identity"})
     assert "Content-Encoding" not in raw.headers
     assert len(gzip.compress(raw.content)) < len(raw.content)
+    small = api.client.get("/health", headers={"Accept-Encoding": "gzip"})
+    assert len(small.content) < 1024 and "Content-Encoding" not in small.headers
     with api.client.stream(
         "GET", f"/games/{game_id}/stream", headers={"Accept-Encoding": "gzip"}
     ) as stream:

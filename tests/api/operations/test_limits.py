@@ -58,6 +58,15 @@ def test_requests_are_limited_per_address_but_not_the_probes(limited: TestClient
     assert limited.get("/ready").status_code == 200
 
 
+def test_an_answer_under_the_limits_carries_them_gzipped_or_not(limited: TestClient[Any]) -> None:
+    for encoding, remaining in (("identity", "11"), ("gzip", "10")):
+        answer = limited.get("/variants", headers={"Accept-Encoding": encoding})
+        assert answer.headers.get("Content-Encoding", "identity") == encoding
+        assert answer.headers["RateLimit-Remaining"] == remaining
+        assert answer.headers["RateLimit-Policy"] == "12; w=60"
+        assert "Cardledger-Instance" in answer.headers
+
+
 def test_the_defaults_are_on_and_the_switch_turns_them_off() -> None:
     assert Settings.from_env({}).limits == Limits()
     assert Settings.from_env({"CARDLEDGER_LIMITS": "off"}).limits == NO_LIMITS

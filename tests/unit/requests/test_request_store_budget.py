@@ -1,22 +1,35 @@
-"""Each request's store work has one budget, set by the HTTP layer (service/http/app.py); live
-streams, which read for as long as they are open, have none."""
+"""Each request's store work has one budget, its caller's token lookup included, set by the HTTP
+layer (service/http/envelope.py); live streams, which read for as long as they are open, have
+none."""
 
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from types import SimpleNamespace
+from typing import Any, cast
 
 from litestar.concurrency import sync_to_thread
 
-from service.http.app import store_budgeted
+from service.http.allowance import Allowance
+from service.http.authentication import TokenAuthentication
+from service.http.envelope import enveloped
+from service.http.metrics import Metrics
 from service.store.budget import left
 
 UNBOUNDED = 1000.0
 
 
-def budget_seen_by_a_handler_thread(path: str, scope_type: str = "http") -> float:
-    """What a blocking handler (run in a thread, as the store's callers are) sees left."""
+def budgets_seen(path: str, scope_type: str = "http") -> list[float]:
+    """What the caller's token lookup, then a blocking handler, see left (each run in a thread,
+    as the store's callers are)."""
     seen: list[float] = []
+
+    class Players:
+        def remembered(self, token: str) -> None:
+            return None  # a token this process has not seen: asked of the store
+
+        def authenticate(self, token: str) -> None:
+            seen.append(left(UNBOUNDED))
 
     async def app(scope: Any, receive: Any, send: Any) -> None:
         seen.append(await sync_to_thread(left, UNBOUNDED))
@@ -27,16 +40,26 @@ def budget_seen_by_a_handler_thread(path: str, scope_type: str = "http") -> floa
     async def ignore(message: Any) -> None:
         pass
 
-    budgeted = store_budgeted(app, 5)
-    asyncio.run(budgeted({"type": scope_type, "path": path}, nothing, ignore))
-    return seen[0]
+    signing_in = TokenAuthentication(cast(Any, Players()))
+    allowance = Allowance(None, lambda count: None)
+    budgeted = enveloped(app, Metrics("test"), {}, [], allowance, 5, signing_in)
+    scope = {
+        "type": scope_type,
+        "path": path,
+        "method": "GET",
+        "headers": [(b"authorization", b"Bearer new")],
+        "route_handler": SimpleNamespace(opt={}),
+    }
+    asyncio.run(budgeted(scope, nothing, ignore))
+    return seen
 
 
-def test_a_request_has_the_store_timeout_for_all_its_store_work() -> None:
-    assert 4.0 < budget_seen_by_a_handler_thread("/games/abc/commands") <= 5.0
+def test_a_request_has_the_store_timeout_for_all_its_store_work_its_token_lookup_too() -> None:
+    token_lookup, handler = budgets_seen("/games/abc/commands")
+    assert 4.0 < token_lookup <= 5.0 and 4.0 < handler <= 5.0
 
 
 def test_live_streams_have_no_budget() -> None:
-    assert budget_seen_by_a_handler_thread("/games/abc/stream") == UNBOUNDED
-    assert budget_seen_by_a_handler_thread("/players/me/stream") == UNBOUNDED
-    assert budget_seen_by_a_handler_thread("/", scope_type="lifespan") == UNBOUNDED
+    assert budgets_seen("/games/abc/stream") == [UNBOUNDED, UNBOUNDED]
+    assert budgets_seen("/players/me/stream") == [UNBOUNDED, UNBOUNDED]
+    assert budgets_seen("/", scope_type="lifespan") == [UNBOUNDED]  # never signed in
