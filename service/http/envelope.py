@@ -19,11 +19,13 @@ from litestar.enums import CompressionEncoding, ScopeType
 from litestar.middleware.compression import CompressionMiddleware
 from litestar.types import ASGIApp, Message, Receive, Scope, Send
 
+from service.errors import ApiError
 from service.http.allowance import Allowance
 from service.http.authentication import TokenAuthentication
 from service.http.headers import add_headers, encoded, names_of, raw_header
 from service.http.limits import UNCOUNTED, Rule, rate_counted
 from service.http.metrics import Metrics
+from service.http.problems import answer_to
 from service.store.budget import budget
 
 # Live streams: compressing one would hold its events back until a block filled, and a stream
@@ -71,19 +73,29 @@ def enveloped(
                 add_headers(message, added, names)
             await send(message)
 
-        if counted.refusal is not None:  # answered, not raised: a raise would pass ``sending`` by
+        if counted.refusal is not None:  # answered, not raised (see ``signed_in``)
             await counted.refusal(scope, receive, sending)
             return
         if STREAMS.match(scope["path"]):
-            await authentication.sign_in(scope)
-            await app(scope, receive, sending)
+            if await signed_in(scope, receive, sending):
+                await app(scope, receive, sending)
             return
         answering: Send = sending
         # As litestar's compression middleware reads it: the first Accept-Encoding names gzip.
         if GZIP in (raw_header(scope, ACCEPT_ENCODING) or b""):
             answering = gzipper.create_compression_send_wrapper(sending, GZIP_ENCODING, scope)
         with budget(store_seconds):
+            if await signed_in(scope, receive, sending):
+                await app(scope, receive, answering)
+
+    async def signed_in(scope: Scope, receive: Receive, sending: Send) -> bool:
+        """Signs the caller in; False once its refusal (401) is answered through ``sending``,
+        counted and given the common headers like any answer (raised, it would pass them by)."""
+        try:
             await authentication.sign_in(scope)
-            await app(scope, receive, answering)
+        except ApiError as refusal:
+            await answer_to(scope, refusal)(scope, receive, sending)
+            return False
+        return True
 
     return middleware

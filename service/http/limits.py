@@ -23,7 +23,7 @@ from service.auth import bearer_token
 from service.errors import ApiError
 from service.http.allowance import Allowance, Verdict
 from service.http.headers import Encoded, encoded
-from service.http.problems import on_api_error
+from service.http.problems import answer_to
 from service.settings import Limits
 
 UNLIMITED = ("/health", "/ready", "/metrics", "/static")  # probes, scrapes, the viewer's files
@@ -132,7 +132,7 @@ async def rate_counted(scope: Scope, rules: list[Rule], allowance: Allowance) ->
                 "too many requests; wait for the window to start again",
                 headers={**rate_headers(verdict), "Retry-After": str(verdict.reset_seconds)},
             )
-            return RateCount((), on_api_error(request, refusal).to_asgi_response(None, request))
+            return RateCount((), answer_to(scope, refusal))
         if tightest is None or verdict.remaining < tightest.remaining:
             tightest = verdict
     return UNCOUNTED if tightest is None else RateCount(encoded(rate_headers(tightest)))

@@ -9,6 +9,7 @@ from typing import Any
 from eventsourcing.persistence import InterfaceError, OperationalError
 from litestar import Request, Response
 from litestar.exceptions import HTTPException, ValidationException
+from litestar.types import ASGIApp, Scope
 
 from domain.errors import RuleViolation
 from service.errors import INVALID_PARAMETER, STORE_UNAVAILABLE, ApiError
@@ -48,6 +49,14 @@ def on_api_error(request: Request[Any, Any, Any], error: ApiError) -> Response[A
     return problem(
         request, error.status, error.code, error.detail, headers=error.headers, **error.extra
     )
+
+
+def answer_to(scope: Scope, error: ApiError) -> ASGIApp:
+    """The problem answer to ``error`` as an ASGI app: for a refusal made before the route runs
+    (a rate limit, a sign-in), answered through the caller's ``send`` rather than raised past
+    the middleware that counts answers and gives them their common headers."""
+    request: Request[Any, Any, Any] = Request(scope)
+    return on_api_error(request, error).to_asgi_response(None, request)
 
 
 def on_rule_violation(request: Request[Any, Any, Any], error: RuleViolation) -> Response[Any]:

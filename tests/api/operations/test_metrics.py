@@ -78,6 +78,26 @@ def test_metrics_count_requests_and_problems(api: Api) -> None:
     assert 'cardledger_held{what="games"}' in text
 
 
+def test_a_refused_sign_in_is_counted_and_carries_the_common_headers(api: Api) -> None:
+    """A token that names nobody is refused before the route runs: the answer is still counted
+    by route and status, and carries the headers every answer does."""
+    game_id = api.started(2)
+    refused = api.client.get(
+        f"/games/{game_id}/view", headers={"Authorization": "Bearer nobody-" + uuid4().hex}
+    )
+    assert refused.status_code == 401
+    assert refused.json()["code"] == "unauthorized"
+    assert "Cardledger-Instance" in refused.headers
+    counted = {
+        (sample.labels["route"], sample.labels["status"]): sample.value
+        for family in text_string_to_metric_families(api.client.get("/metrics").text)
+        if family.name == "cardledger_http_requests"
+        for sample in family.samples
+        if sample.name == "cardledger_http_requests_total"
+    }
+    assert counted.get(("/games/{game_id}/view", "401")) == 1.0
+
+
 def test_commands_are_counted_by_variant_command_and_outcome(api: Api) -> None:
     game_id = api.started(2)
     leader = api.view(game_id)["to_act"][0]
