@@ -103,9 +103,9 @@ class Store(Application[UUID]):
         return isinstance(self.recorder, HorizonRecorder)
 
     def rows(self, statement: str, parameters: Sequence[Any] = ()) -> list[Any]:
-        """The rows of one read-only statement, which reads one snapshot by itself with no
-        transaction around it: on PostgreSQL one round trip where ``reading`` takes three, on
-        SQLite no BEGIN and ROLLBACK."""
+        """The rows of one read-only statement, which reads one snapshot by itself: on
+        PostgreSQL with no transaction around it, one round trip where ``reading`` takes three
+        (SQLite's stay in the library's read transaction: see ``BatchingRecorder.rows``)."""
         return self.writer.rows(statement, parameters)
 
     def row(self, statement: str, parameters: Sequence[Any] = ()) -> Any:
