@@ -104,9 +104,15 @@ class Store(Application[UUID]):
 
     def rows(self, statement: str, parameters: Sequence[Any] = ()) -> list[Any]:
         """The rows of one read-only statement, which reads one snapshot by itself: on
-        PostgreSQL with no transaction around it, one round trip where ``reading`` takes three
-        (SQLite's stay in the library's read transaction: see ``BatchingRecorder.rows``)."""
-        return self.writer.rows(statement, parameters)
+        PostgreSQL sent alone, one round trip where ``reading`` takes three. On SQLite in
+        ``reading``'s transaction, whose errors come out as the library's (a table an in-memory
+        database's write holds locked is a 503, not sqlite3's own error and a 500)."""
+        recorder = self.writer
+        if isinstance(recorder, HorizonRecorder):
+            return recorder.rows(statement, parameters)
+        with self.reading() as cursor:
+            cursor.execute(statement, parameters)
+            return list(cursor.fetchall())
 
     def row(self, statement: str, parameters: Sequence[Any] = ()) -> Any:
         """The first row of one read-only statement (``rows``), None if it returns none."""

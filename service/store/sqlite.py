@@ -254,14 +254,6 @@ class BatchingRecorder(SQLiteApplicationRecorder):
             for row in rows
         ]
 
-    def rows(self, statement: str, parameters: Sequence[Any] = ()) -> list[Any]:
-        """The rows of one statement, in the library's read transaction: an in-memory database's
-        shared cache locks tables, and a read outside it met a write in flight as "database
-        table is locked" (a 500 seen in CI), which the library's transaction waits out."""
-        with self.datastore.transaction(commit=False) as cursor:
-            cursor.execute(statement, parameters)
-            return list(cursor.fetchall())
-
     def select_notifications(
         self,
         start: int | None,
