@@ -14,7 +14,7 @@ from typing import Any
 import msgspec
 
 from projections.player_messages import Addressed, PlayerMessage
-from service.read_models.table_group import TableGroup, write_rows
+from service.read_models.table_group import TableGroup
 
 
 class MessageTables(TableGroup):
@@ -38,8 +38,7 @@ class MessageTables(TableGroup):
 
     def record(self, cursor: Any, messages: list[tuple[int, Addressed]]) -> None:
         """(position, (player id, message)) pairs."""
-        write_rows(
-            cursor,
+        cursor.executemany(
             self._sql(
                 "INSERT INTO {messages} (player_id, position, kind, body)"
                 " VALUES ({p}, {p}, {p}, {p}) ON CONFLICT DO NOTHING"

@@ -14,7 +14,7 @@ from typing import Any
 import msgspec
 
 from projections.ratings import RatedSeat, Rating
-from service.read_models.table_group import TableGroup, write_rows
+from service.read_models.table_group import TableGroup
 
 
 class RatedGame(msgspec.Struct, frozen=True, kw_only=True):
@@ -74,8 +74,7 @@ class RatingTables(TableGroup):
         """The rated games of a batch, and the ratings they left (keyed by variant, rated id)."""
         if not games:
             return
-        write_rows(
-            cursor,
+        cursor.executemany(
             self._sql(
                 "INSERT INTO {rated_games} (position, game_id, variant, seats)"
                 " VALUES ({p}, {p}, {p}, {p})"
@@ -90,8 +89,7 @@ class RatingTables(TableGroup):
                 for game in games
             ],
         )
-        write_rows(
-            cursor,
+        cursor.executemany(
             self._sql(
                 "INSERT INTO {rating_history} (rated_id, variant, position)"
                 " VALUES ({p}, {p}, {p}) ON CONFLICT DO NOTHING"
@@ -99,8 +97,7 @@ class RatingTables(TableGroup):
             [(seat.rated_id, game.variant, game.position) for game in games for seat in game.seats],
         )
         names, counts = _names_and_counts(games)
-        write_rows(
-            cursor,
+        cursor.executemany(
             self._sql(
                 "INSERT INTO {ratings} (variant, rated_id, name, bot, mu, sigma, games)"
                 " VALUES ({p}, {p}, {p}, {p}, {p}, {p}, {p})"

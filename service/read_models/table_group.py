@@ -3,17 +3,10 @@ connections to read on, and dropping (a fresh schema) or clearing (a rebuild) it
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 from service.store.event_store import Store
-
-
-def write_rows(cursor: Any, statement: str, rows: Sequence[Sequence[Any]]) -> None:
-    """Rows through one statement, none if there are none (on PostgreSQL a projector step's
-    statements are gathered and sent together: ``Store.transact_at_once``)."""
-    if rows:
-        cursor.executemany(statement, rows)
 
 
 class TableGroup:

@@ -31,7 +31,6 @@ from service.read_models.pages import (
     strictly_after,
 )
 from service.read_models.rating_tables import RatingTables
-from service.read_models.table_group import write_rows
 from service.read_models.webhook_tables import WebhookTables
 from service.store.event_store import Store
 
@@ -158,8 +157,7 @@ class Tables:
         )
 
     def write_games(self, cursor: Any, rows: list[GameRow]) -> None:
-        write_rows(
-            cursor,
+        cursor.executemany(
             self._sql(
                 "INSERT INTO {games}"
                 " (game_id, variant, status, created_at, deadline, entry, scoreboard, bots)"
@@ -173,8 +171,7 @@ class Tables:
 
     def seat(self, cursor: Any, seats: list[tuple[str, str]]) -> None:
         """(player_id, game_id) pairs: who sits at which game (a seat, once taken, stays)."""
-        write_rows(
-            cursor,
+        cursor.executemany(
             self._sql(
                 "INSERT INTO {seats} (player_id, game_id) VALUES ({p}, {p})"
                 " ON CONFLICT (player_id, game_id) DO NOTHING"
@@ -184,8 +181,7 @@ class Tables:
 
     def count(self, cursor: Any, results: list[Result]) -> None:
         """Each result adds a game, maybe a win, and its points to its player's row."""
-        write_rows(
-            cursor,
+        cursor.executemany(
             self._sql(
                 "INSERT INTO {leaderboard} (variant, player_id, name, games, wins, points)"
                 " VALUES ({p}, {p}, {p}, 1, {p}, {p})"
