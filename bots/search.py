@@ -23,7 +23,6 @@ from typing import Any, Protocol
 import msgspec
 
 from bots.contract import Player, moves, placed_above, uniform
-from domain import game
 from domain.choices import Choice, command_at, representatives
 from domain.commands import Command
 from domain.errors import RuleViolation
@@ -98,7 +97,7 @@ class Rollout:
     def __init__(self, world: GameState, version: int) -> None:
         self.rules = world.rules
         self.table = world.table
-        self.rng = game.stream(world)
+        self.rng = world.stream
         self.version = version
 
     def act(self, seat: int, command: Command) -> None:

@@ -223,7 +223,7 @@ def _envelope(
 def sealed_command(state: GameState, seat: int, command: object, version: int) -> Secret[Any]:
     """A seat's command as recorded: sealed for the seat, salted by ``command/<version>``, the
     version its own events were decided at (docs/fairness.md §5)."""
-    rng = game.stream(state)
+    rng = state.stream
     if rng is None:
         raise RuntimeError("a command is only sealed once every seat is taken")
     return Secret(owner=seat, value=command, salt=rng.salt(f"command/{version}"))

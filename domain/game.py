@@ -30,7 +30,7 @@ from domain.events import (
     Secret,
     tag_of,
 )
-from domain.fairness import RandomStream, commitment
+from domain.fairness import commitment
 from domain.game_state import GameState, evolve, fold
 from domain.seating import SeatedBot, bot_taken, check_free, seats_at_creation
 from domain.variant import Turn, Variant
@@ -172,14 +172,8 @@ def _started_if_full(
         raise ValueError("a game that starts needs the time it starts at")
     events = [*taken, GameStarted(seat_count=state.seat_count)]
     started = fold(state, events)
-    turn = Turn(now, stream(started), version)
+    turn = Turn(now, started.stream, version)
     return [*events, *state.rules.start(started.table, turn)]
-
-
-def stream(state: GameState) -> RandomStream | None:
-    """The game's random stream, once every seat (and so every client seed) is known (made
-    once per state: a command's decision and its seal, and the views, share it)."""
-    return state.stream
 
 
 def join(
@@ -288,10 +282,10 @@ def _decide(
     if isinstance(command, VoteCancel):
         return _vote_cancel(state, seat)
     if isinstance(command, Leave):
-        return _leave(state, seat, Turn(now, stream(state), version))
+        return _leave(state, seat, Turn(now, state.stream, version))
     if type(command) not in state.rules.commands:
         raise invalid("unknown_command", f"{state.variant} has no command {tag_of(command)!r}")
-    events = state.rules.decide(state.table, seat, command, Turn(now, stream(state), version))
+    events = state.rules.decide(state.table, seat, command, Turn(now, state.stream, version))
     return _finish_if_over(state, events)
 
 
@@ -320,7 +314,7 @@ def expiries(state: GameState, *, now: datetime, version: int) -> list[Expiry]:
         deadline = state.rules.deadline(state.table)
         if deadline is None or not is_due(deadline, now):
             break
-        turn = Turn(deadline, stream(state), version)
+        turn = Turn(deadline, state.stream, version)
         events = _finish_if_over(state, state.rules.expire(state.table, turn))
         if not events:
             break

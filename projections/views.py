@@ -95,7 +95,7 @@ def end_reason(state: GameState) -> str | None:
 def as_of(state: GameState, *, version: int, now: datetime | None) -> GameState:
     """The game as it stands at ``now``: after any expiry that is due but not yet recorded
     (RULES.md, Timers: what a seat may do never depends on whether the server noticed)."""
-    if now is None or not game.expiry_due(state, now) or game.stream(state) is None:
+    if now is None or not game.expiry_due(state, now) or state.stream is None:
         return state
     return game_state.fold(state, game.expire(state, now=now, version=version))
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from domain import game, game_state
+from domain import game_state
 from domain.commands import Command, Leave
 from domain.events import GameFinished, GameStarted, PlayerLeft
 from domain.perspective import PUBLIC
@@ -78,7 +78,7 @@ def test_leavers_are_dealt_nothing() -> None:
     """Judgement call cancellation-hearts/deal-to-seated."""
     state = given([*created(VARIANT, 7), GameStarted(seat_count=7)])
     state = game_state.fold(state, [PlayerLeft(seat=2)])
-    (deal,) = RULES.start(state.table, Turn(NOW, game.stream(state), 1))
+    (deal,) = RULES.start(state.table, Turn(NOW, state.stream, 1))
     sizes = [len(h.unwrap()) for h in deal.hands]
     assert sizes == [17, 17, 0, 17, 17, 17, 17]
     assert len(deal.rest.unwrap()) == 2

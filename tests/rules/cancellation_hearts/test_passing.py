@@ -54,7 +54,7 @@ def test_every_seat_passes_three_and_all_are_delivered_at_once(
 def test_pass_directions_over_four_hands() -> None:
     """Four real hands (shuffled deals), each seat playing its first legal command."""
     state = given([*created(VARIANT, 7, {"target": 500}), GameStarted(seat_count=7)])
-    turn = Turn(NOW, game.stream(state), 1)
+    turn = Turn(NOW, state.stream, 1)
     state = game_state.fold(state, RULES.start(state.table, turn))
     deliveries: list[PassesDelivered] = []
     passes: dict[tuple[int, int], tuple[str, ...]] = {}
@@ -80,7 +80,7 @@ def test_pass_directions_over_four_hands() -> None:
             assert delivery.senders[seat] == (seat - step) % 7
             assert delivery.received[seat].unwrap() == passes[delivery.hand, (seat - step) % 7]
     # Each hand has its own shuffle and the dealer moves left.
-    stream = game.stream(state)
+    stream = state.stream
     assert stream is not None
     for deal in deals:
         assert deal.dealer == (deal.hand - 1) % 7
