@@ -34,12 +34,13 @@ class TokenAuthentication:
         opt = scope["route_handler"].opt
         if scope.get("method") == "OPTIONS" or opt.get(SKIP):
             return
-        scope["user"] = await self.authenticate_request(raw_header(scope, AUTHORIZATION), opt)
+        scope["user"] = await self._caller(raw_header(scope, AUTHORIZATION), opt)
         scope["auth"] = None
 
-    async def authenticate_request(
+    async def _caller(
         self, authorization: bytes | None, opt: dict[str, object]
     ) -> Principal | None:
+        """Who the bearer token names; None without one where the route allows it."""
         token = bearer_token(authorization.decode("latin-1") if authorization else None)
         if token is None:
             if opt.get(SIGNED_IN):

@@ -64,7 +64,7 @@ def test_security_is_what_the_handler_reads_and_the_middleware_enforces(
 def reachable(index: CodeIndex, handler: HTTPRouteHandler) -> set[tuple[int, str]]:
     roots = [key(handler.fn)]
     if contract_of(handler).token is not Token.NONE:
-        roots.append(key(TokenAuthentication.authenticate_request))
+        roots.append(key(TokenAuthentication.sign_in))
     return {(refusal.status, refusal.code) for refusal in index.refusals(roots)}
 
 
