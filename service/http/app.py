@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import secrets
-from concurrent.futures import ThreadPoolExecutor
 
 from litestar import Litestar
 from litestar.config.cors import CORSConfig
@@ -36,6 +35,7 @@ from service.http.routes.rules import RulesController
 from service.http.routes.webhooks import WebhookController
 from service.live.streams import Live
 from service.settings import Settings
+from service.threads import LoopThreads
 
 API_VERSION = "0.1.0"
 INSTANCE_HEADER = "Cardledger-Instance"
@@ -81,9 +81,7 @@ def create_app(settings: Settings | None = None, ledger: Cardledger | None = Non
     def start() -> None:
         # Blocking store calls run in these threads, sized with the connection pool. Set here,
         # on the running loop: uvicorn's worker processes import the app inside their loop.
-        asyncio.get_running_loop().set_default_executor(
-            ThreadPoolExecutor(max_workers=settings.threads, thread_name_prefix="store")
-        )
+        asyncio.get_running_loop().set_default_executor(LoopThreads(settings.threads, "store"))
         background.start()
 
     def stop() -> None:
