@@ -6,7 +6,6 @@ that did, and its link in the game's hash chain.
 
 from __future__ import annotations
 
-import copy
 import threading
 import types
 from datetime import datetime
@@ -84,9 +83,11 @@ class GameAggregate(BaseAggregate[UUID]):
     state: GameState
     chain_head: str
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> GameAggregate:
-        """A copy to decide on: the state is immutable, so sharing it is safe and cheap."""
-        clone = copy.copy(self)
+    def fork(self) -> GameAggregate:
+        """A copy to decide on: the state is immutable, so sharing it is safe and cheap (a
+        plain copy of the fields: ``copy.copy`` went through ``__reduce_ex__``, ~8x slower)."""
+        clone = object.__new__(type(self))
+        clone.__dict__.update(self.__dict__)
         clone._pending_events = []
         return clone
 

@@ -162,6 +162,6 @@ class Feeds:
         if newer[0].originator_version != known.version + 1:
             feed.advance(self._games.fresh(feed.game_id, known), ())  # a gap: load once
             return
-        current = project(self._games.fork(known), newer)
+        current = project(known.fork(), newer)
         assert current is not None
         feed.advance(current, newer)

@@ -12,7 +12,6 @@ them (``wait_for_log``); the folding is the projector's work, never the reader's
 
 from __future__ import annotations
 
-import copy
 import logging
 import threading
 import time
@@ -251,7 +250,7 @@ class ReadModels:
         after it."""
         if known is None or known.version != event.originator_version - 1:
             known = self._load(event.originator_id, event.originator_version - 1)
-        start = None if known is None else copy.deepcopy(known)
+        start = None if known is None else known.fork()
         aggregate = project(start, [event])
         assert aggregate is not None
         return (None if known is None else known.state), aggregate

@@ -8,7 +8,6 @@ for the events after the copy's version.
 
 from __future__ import annotations
 
-import copy
 import threading
 from collections import OrderedDict
 from uuid import UUID
@@ -53,15 +52,10 @@ class Games:
         newer = list(self._store.events.get(game_id, gt=known.version))
         if not newer:
             return known
-        current = project(self.fork(known), newer)
+        current = project(known.fork(), newer)
         assert current is not None
         self.remember(current)
         return current
-
-    @staticmethod
-    def fork(known: GameAggregate) -> GameAggregate:
-        """A copy to decide on; the cached copy itself is never changed."""
-        return copy.deepcopy(known)
 
     def remember(self, aggregate: GameAggregate) -> None:
         """Keep the newest copy of each game, the least recently used ones beyond capacity

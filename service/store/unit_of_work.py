@@ -96,7 +96,7 @@ class UnitOfWork:
     def settle(self, known: GameAggregate, decide: Decide, key: ReceiptKey | None) -> Settled:
         """Decide on the game (``known``: the copy from ``game``) and save what was decided."""
         for _ in range(MAX_ATTEMPTS):
-            game = self._games.fork(known)
+            game = known.fork()
             try:
                 recorded = decide(game)
             except (RuleViolation, ApiError) as refusal:

@@ -32,14 +32,14 @@ def test_an_older_copy_never_replaces_a_newer_one(ledger: Cardledger) -> None:
     assert newer.version > older.version
     ledger.games.remember(older)
     assert ledger.games.cached(game_id) is newer
-    ledger.games.remember(ledger.games.fork(newer))  # as new as the copy: either will do
+    ledger.games.remember(newer.fork())  # as new as the copy: either will do
     assert ledger.games.cached(game_id).version == newer.version
 
 
 def test_a_newer_copy_replaces_an_older_one(ledger: Cardledger) -> None:
     ann, ben = players(ledger, 2)
     game_id = new_game(ledger, ann)
-    older = ledger.games.fork(ledger.games.cached(game_id))
+    older = ledger.games.cached(game_id).fork()
     ledger.commands.join(ben, game_id, client_seed="", idempotency=None)
     newer = ledger.games.cached(game_id)
     ledger.games.remember(older)
