@@ -59,7 +59,7 @@ class Log:
             found = sorted(
                 position
                 for position, row_topic in self.committed.items()
-                if after < position < horizon and row_topic in topics
+                if after < position < horizon and (not topics or row_topic in topics)
             )[:limit]
             return [row(position, self.committed[position]) for position in found]
 
@@ -167,6 +167,14 @@ def test_topics_are_filtered_in_memory_and_others_are_not_answered(
     assert asked(tail, "sequencer-first", 0, 1, ("b",)) == [2]
     assert tail.read("queues", 0, 100, ("other",)) is None
     assert log.reads == 1
+
+
+def test_a_full_read_of_other_topics_is_passed_over_not_taken_for_the_end(
+    log: Log, changes: Changes, tail: Tail
+) -> None:
+    log.write_all(range(1, FILL + 3), ["other"] * FILL + ["a", "b"])
+    assert asked(tail, "follower", 0) == [FILL + 1, FILL + 2]
+    assert log.reads == 2  # a read holds every topic: a full one of others is not the end
 
 
 def test_a_reader_behind_the_kept_rows_asks_the_database(
