@@ -105,8 +105,8 @@ class Store(Application[UUID]):
     def rows(self, statement: str, parameters: Sequence[Any] = ()) -> list[Any]:
         """The rows of one read-only statement, which reads one snapshot by itself: on
         PostgreSQL sent alone, one round trip where ``reading`` takes three. On SQLite in
-        ``reading``'s transaction, whose errors come out as the library's (a table an in-memory
-        database's write holds locked is a 503, not sqlite3's own error and a 500)."""
+        ``reading``'s transaction, whose errors come out as the library's (a 503, not sqlite3's
+        own error and a 500)."""
         recorder = self.writer
         if isinstance(recorder, HorizonRecorder):
             return recorder.rows(statement, parameters)

@@ -209,6 +209,21 @@ class Writer:
                 self._connection = None
 
 
+class InMemoryWriter(Writer):
+    """The writer of an in-memory database, whose shared cache locks a table for a transaction
+    that writes it or reads it: a statement meeting that lock fails at once (the busy timeout
+    does not cover it). So each transaction holds the library pool's writer slot, as the
+    library's own in-memory writes do: reads wait for the write in flight, and it for them."""
+
+    def __init__(self, datastore: SQLiteDatastore, *, synchronous: str, busy_timeout: float):
+        self._datastore = datastore  # before the worker starts
+        super().__init__(datastore.pool.db_name, synchronous=synchronous, busy_timeout=busy_timeout)
+
+    def _commit(self, batch: list[_Work[Any]]) -> None:
+        with self._datastore.get_connection(commit=True):
+            super()._commit(batch)
+
+
 class BatchingRecorder(SQLiteApplicationRecorder):
     """The library's SQLite recorder, its inserts made by the process's one writer."""
 
@@ -378,11 +393,17 @@ class LedgerSQLiteFactory(SQLiteFactory):
 
     def application_recorder(self) -> BatchingRecorder:
         recorder = BatchingRecorder(datastore=self.datastore, events_table_name="stored_events")
-        recorder.writer = Writer(
-            self.datastore.pool.db_name,
-            synchronous=(self.env.get(self.SQLITE_SYNCHRONOUS) or "FULL").upper(),
-            busy_timeout=float(self.datastore.pool.lock_timeout or 5),
-        )
+        pool = self.datastore.pool
+        synchronous = (self.env.get(self.SQLITE_SYNCHRONOUS) or "FULL").upper()
+        busy_timeout = float(pool.lock_timeout or 5)
+        if pool.is_sqlite_memory_mode:
+            recorder.writer = InMemoryWriter(
+                self.datastore, synchronous=synchronous, busy_timeout=busy_timeout
+            )
+        else:
+            recorder.writer = Writer(
+                pool.db_name, synchronous=synchronous, busy_timeout=busy_timeout
+            )
         if self.env_create_table():
             recorder.create_table()
         return recorder
