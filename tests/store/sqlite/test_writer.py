@@ -17,7 +17,8 @@ from litestar.testing import TestClient
 from service.http.app import create_app
 from service.settings import Settings
 from service.store.event_store import Store
-from service.store.sqlite import BatchingRecorder, Writer
+from service.store.sqlite import BatchingRecorder
+from service.store.sqlite.writer import Writer
 from tests.support.threads import BOUND
 
 
