@@ -60,8 +60,8 @@ def test_calls_run_side_by_side_on_at_most_the_bound(
 
     async def calls() -> None:
         loop = asyncio.get_running_loop()
-        for _ in range(4):  # rounds of three at once: the first round's threads serve the rest
-            await asyncio.gather(*(loop.run_in_executor(threads, meet) for _ in range(3)))
+        for _ in range(2):  # six calls at once: three run together, then three on the same threads
+            await asyncio.gather(*(loop.run_in_executor(threads, meet) for _ in range(6)))
 
     run(calls())
     assert names == {"test_0", "test_1", "test_2"}
