@@ -9,7 +9,6 @@ same entries, the store lets the first write through and refuses the other.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
@@ -17,6 +16,7 @@ from uuid import UUID, uuid5
 
 import msgspec
 
+from domain.aggregate import forked
 from domain.errors import Failure, RuleViolation, invalid
 from domain.game import MAX_CLIENT_SEED, parse_options
 from domain.matchmaking.entries import (
@@ -162,11 +162,10 @@ class QueueAggregate(EnvelopedAggregate):
         aggregate.state = QueueState(variant=variant_id)
         return aggregate
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> QueueAggregate:
+    def fork(self) -> QueueAggregate:
         """A copy to decide on, sharing nothing that a decision changes."""
-        clone = copy.copy(self)
+        clone = forked(self)
         clone.state = self.state.copy()
-        clone._pending_events = []
         return clone
 
 

@@ -3,7 +3,6 @@ one query for the events after the copy's version (a queue stream only grows).""
 
 from __future__ import annotations
 
-import copy
 import threading
 from collections.abc import Callable
 from datetime import datetime
@@ -28,13 +27,13 @@ class Queues:
         newer = list(self._store.events.get(queue_id(variant_id), gt=known.version))
         if not newer:
             return known
-        current = fold(copy.deepcopy(known), newer)
+        current = fold(known.fork(), newer)
         self.remember(current)
         return current
 
     def fresh(self, variant_id: str) -> QueueAggregate:
         """The variant's queue as stored now, as a copy to decide on."""
-        return copy.deepcopy(self.current(variant_id))
+        return self.current(variant_id).fork()
 
     def remember(self, queue: QueueAggregate) -> None:
         """Keep the newest copy; the caller changes the one given no more."""
