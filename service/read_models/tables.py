@@ -33,6 +33,7 @@ from service.read_models.pages import (
 from service.read_models.rating_tables import RatingTables
 from service.read_models.webhook_tables import WebhookTables
 from service.store.event_store import Store
+from service.store.statements import Statements
 
 SCHEMA_VERSION = 7  # 2: each game's running deadline; 3: who sits at which game; 4: bot seats;
 # 5: ratings (rating_tables.py) and the leaderboard's rating columns; 6: players' messages
@@ -71,27 +72,26 @@ class Tables:
         self._store = store
         datastore: Any = store.recorder.datastore  # type: ignore[attr-defined]
         prefix = f'"{datastore.schema}".' if store.postgres else ""
-        self._names = {
-            "p": "%s" if store.postgres else "?",
-            "positions": prefix + "readmodel_positions",
-            "games": prefix + "readmodel_games",
-            "leaderboard": prefix + "readmodel_leaderboard",
-            "seats": prefix + "readmodel_seats",
-            "webhooks": prefix + "player_webhooks",  # not a read model: never dropped
-            **{
-                table: prefix + f"readmodel_{table}"
-                for table in (*RatingTables.TABLES, *MessageTables.TABLES)
-            },
-        }
+        self._sql = Statements(
+            {
+                "p": "%s" if store.postgres else "?",
+                "positions": prefix + "readmodel_positions",
+                "games": prefix + "readmodel_games",
+                "leaderboard": prefix + "readmodel_leaderboard",
+                "seats": prefix + "readmodel_seats",
+                "webhooks": prefix + "player_webhooks",  # not a read model: never dropped
+                **{
+                    table: prefix + f"readmodel_{table}"
+                    for table in (*RatingTables.TABLES, *MessageTables.TABLES)
+                },
+            }
+        )
         self.ratings = RatingTables(self._sql, store)
         self.messages = MessageTables(self._sql, store)
         self.webhooks = WebhookTables(self._sql, store)
         if create:
             with store.schema_lock("readmodels"):
                 store.transact(self._create)
-
-    def _sql(self, text: str) -> str:
-        return text.format(**self._names)
 
     def _create(self, cursor: Any) -> None:
         cursor.execute(

@@ -17,6 +17,7 @@ from typing import Any, NamedTuple
 import msgspec
 
 from service.store.event_store import Store
+from service.store.statements import Statements
 
 LOG = "log"
 # psycopg keeps a statement's placeholders converted only up to 50 parameters: past them it
@@ -47,19 +48,18 @@ class LogTables:
         datastore: Any = store.recorder.datastore  # type: ignore[attr-defined]
         self._store = store
         prefix = f'"{datastore.schema}".' if store.postgres else ""
-        self._names = {
-            "p": "%s" if store.postgres else "?",
-            "blob": "BYTEA" if store.postgres else "BLOB",
-            **{table: f"{prefix}tlog_{table}" for table in ("state", "entries", "nodes")},
-            "checkpoints": f"{prefix}tlog_checkpoints",
-            "cosignatures": f"{prefix}tlog_cosignatures",
-        }
+        self._sql = Statements(
+            {
+                "p": "%s" if store.postgres else "?",
+                "blob": "BYTEA" if store.postgres else "BLOB",
+                **{table: f"{prefix}tlog_{table}" for table in ("state", "entries", "nodes")},
+                "checkpoints": f"{prefix}tlog_checkpoints",
+                "cosignatures": f"{prefix}tlog_cosignatures",
+            }
+        )
         self._inserts: dict[tuple[str, int], str] = {}  # by table and number of rows
         with store.schema_lock("tlog"):
             store.transact(self._create)
-
-    def _sql(self, text: str) -> str:
-        return text.format(**self._names)
 
     def _create(self, cursor: Any) -> None:
         for table in (
