@@ -81,7 +81,7 @@ def create_app(settings: Settings | None = None, ledger: Cardledger | None = Non
     def start() -> None:
         # Blocking store calls run in these threads, sized with the connection pool. Set here,
         # on the running loop: uvicorn's worker processes import the app inside their loop.
-        asyncio.get_running_loop().set_default_executor(LoopThreads(settings.threads, "store"))
+        LoopThreads(settings.threads, "store").serve(asyncio.get_running_loop())
         background.start()
 
     def stop() -> None:

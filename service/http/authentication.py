@@ -12,13 +12,13 @@ names nobody is refused (401) on every route that reads the caller; routes that 
 
 from __future__ import annotations
 
-from litestar.concurrency import sync_to_thread
 from litestar.types import Scope
 
 from service.application.players import Players
 from service.auth import Principal, bearer_token
 from service.errors import UNAUTHORIZED
 from service.http.headers import raw_header
+from service.threads import on_thread
 
 SKIP = "exclude_from_auth"  # the opt key of routes that never read the caller
 SIGNED_IN = "signed_in"  # the opt key of routes that need a token
@@ -48,5 +48,5 @@ class TokenAuthentication:
             return None
         principal = self.players.remembered(token)
         if principal is None:
-            principal = await sync_to_thread(self.players.authenticate, token)
+            principal = await on_thread(self.players.authenticate, token)
         return principal

@@ -34,6 +34,7 @@ from service.http.caching import Validator, held_version
 from service.http.contract import Token, declare
 from service.http.dependencies import MAX_VERSION
 from service.http.limits import StreamSlots, live_answer
+from service.http.off_loop import off_loop
 from service.http.paging import next_link
 from service.live.streams import Live
 from service.numbers import whole_number
@@ -83,9 +84,9 @@ class GameReadsController(Controller):
         "/{game_id:uuid}",
         operation_id="getGame",
         summary="Public summary of a game",
-        sync_to_thread=True,
         **READ,
     )
+    @off_loop
     def summary(
         self,
         request: Request[Principal | None, Any, Any],
@@ -99,9 +100,9 @@ class GameReadsController(Controller):
         "/{game_id:uuid}/view",
         operation_id="getView",
         summary="Your view of the game",
-        sync_to_thread=True,
         **READ,
     )
+    @off_loop
     def view(
         self,
         request: Request[Principal | None, Any, Any],
@@ -115,9 +116,9 @@ class GameReadsController(Controller):
         "/{game_id:uuid}/events",
         operation_id="listEvents",
         summary="Events after a version, as you may see them",
-        sync_to_thread=True,
         **declare(Token.OPTIONAL, GAME_NOT_FOUND, cached=True, paged=True),
     )
+    @off_loop
     def events(
         self,
         request: Request[Principal | None, Any, Any],
@@ -139,9 +140,9 @@ class GameReadsController(Controller):
         "/{game_id:uuid}/scoreboard",
         operation_id="getScoreboard",
         summary="Scores per hand, totals and ranking",
-        sync_to_thread=True,
         **declare(Token.NONE, GAME_NOT_FOUND),
     )
+    @off_loop
     def scoreboard(
         self, ledger: NamedDependency[Cardledger], game_id: FromPath[UUID]
     ) -> Scoreboard:
@@ -188,7 +189,6 @@ class GameReadsController(Controller):
         "/{game_id:uuid}/replay",
         operation_id="replayGame",
         summary="One frame per event (the event and the table after it) from a perspective",
-        sync_to_thread=True,
         **declare(
             Token.OPTIONAL,
             GAME_NOT_FOUND,
@@ -199,6 +199,7 @@ class GameReadsController(Controller):
             paged=True,
         ),
     )
+    @off_loop
     def replay(
         self,
         request: Request[Principal | None, Any, Any],
@@ -226,9 +227,9 @@ class GameReadsController(Controller):
         "/{game_id:uuid}/audit",
         operation_id="auditGame",
         summary="Verification report: chain, seed, every decision re-run, scores",
-        sync_to_thread=True,
         **READ,
     )
+    @off_loop
     def audit(
         self,
         request: Request[Principal | None, Any, Any],
@@ -243,9 +244,9 @@ class GameReadsController(Controller):
         "/{game_id:uuid}/export",
         operation_id="exportGame",
         summary="The whole log as a bundle that `cardledger verify` checks offline",
-        sync_to_thread=True,
         **declare(Token.OPTIONAL, GAME_NOT_FOUND, GAME_NOT_OVER, cached=True),
     )
+    @off_loop
     def export(
         self,
         request: Request[Principal | None, Any, Any],

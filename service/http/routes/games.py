@@ -48,6 +48,7 @@ from service.http.bodies import (
 )
 from service.http.contract import Token, declare, rule_refusals
 from service.http.dependencies import IdempotencyKey, IfMatch, idempotency, parse_if_match
+from service.http.off_loop import off_loop
 from service.http.paging import Cursor, Cursors
 from service.read_models.pages import LobbyPlace
 
@@ -66,7 +67,6 @@ class GamesController(Controller):
         operation_id="createGame",
         summary="Create a game, with any bots; the creator takes seat 0 unless a bot sits there",
         status_code=201,
-        sync_to_thread=True,
         **declare(
             Token.REQUIRED,
             KEYED,
@@ -77,6 +77,7 @@ class GamesController(Controller):
             body=True,
         ),
     )
+    @off_loop
     def create(
         self,
         request: Request[Principal, Any, Any],
@@ -101,7 +102,6 @@ class GamesController(Controller):
         "/",
         operation_id="listGames",
         summary="The lobby, newest first, by status and variant, a page at a time (limit, cursor)",
-        sync_to_thread=True,
         **declare(
             Token.NONE,
             INVALID_STATUS,
@@ -110,6 +110,7 @@ class GamesController(Controller):
             paged=True,
         ),
     )
+    @off_loop
     def lobby(
         self,
         request: Request[Any, Any, Any],
@@ -130,11 +131,11 @@ class GamesController(Controller):
         operation_id="joinGame",
         summary="Take the next free seat; the game starts when every seat is taken",
         status_code=200,
-        sync_to_thread=True,
         **declare(
             Token.REQUIRED, WRITE, INVALID_BODY, rule_refusals(JOIN_REFUSALS.items()), body=True
         ),
     )
+    @off_loop
     def join(
         self,
         request: Request[Principal, Any, Any],
@@ -155,7 +156,6 @@ class GamesController(Controller):
         operation_id="addBot",
         summary="Seat a bot (the creator, before the start); the game starts when that fills it",
         status_code=200,
-        sync_to_thread=True,
         **declare(
             Token.REQUIRED,
             WRITE,
@@ -165,6 +165,7 @@ class GamesController(Controller):
             body=True,
         ),
     )
+    @off_loop
     def add_bot(
         self,
         request: Request[Principal, Any, Any],
@@ -185,7 +186,6 @@ class GamesController(Controller):
         operation_id="sendCommand",
         summary="Send a command for your seat",
         status_code=200,
-        sync_to_thread=True,
         **declare(
             Token.REQUIRED,
             WRITE,
@@ -195,6 +195,7 @@ class GamesController(Controller):
             body=True,
         ),
     )
+    @off_loop
     def command(
         self,
         request: Request[Principal, Any, Any],
@@ -214,9 +215,9 @@ class GamesController(Controller):
         operation_id="issueStreamTicket",
         summary="A one-minute, read-only ticket that opens this game's stream in a browser",
         status_code=201,
-        sync_to_thread=True,
         **declare(Token.REQUIRED, GAME_NOT_FOUND),
     )
+    @off_loop
     def stream_ticket(
         self,
         request: Request[Principal, Any, Any],
@@ -230,7 +231,6 @@ class GamesController(Controller):
         operation_id="cancelGame",
         summary="Cancel: the creator before the start, the operator any time",
         status_code=200,
-        sync_to_thread=True,
         **declare(
             Token.REQUIRED,
             GAME_NOT_FOUND,
@@ -239,6 +239,7 @@ class GamesController(Controller):
             rule_refusals(CANCEL_REFUSALS.items()),
         ),
     )
+    @off_loop
     def cancel(
         self,
         request: Request[Principal, Any, Any],

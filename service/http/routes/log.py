@@ -22,6 +22,7 @@ from service.errors import (
 )
 from service.http.caching import IMMUTABLE
 from service.http.contract import Token, declare
+from service.http.off_loop import off_loop
 
 TEXT = "text/plain; charset=utf-8"
 TILES = "application/octet-stream"
@@ -69,9 +70,9 @@ class LogController(Controller):
         summary="The witnessed log's latest signed checkpoint (a C2SP signed note), with the"
         " witnesses' cosignatures it has",
         media_type=TEXT,
-        sync_to_thread=True,
         **declare(Token.NONE, NO_CHECKPOINT_YET),
     )
+    @off_loop
     def checkpoint(self, ledger: NamedDependency[Cardledger]) -> Response[str]:
         note = ledger.log.reads.checkpoint().note
         return Response(note, media_type=TEXT, headers={"Cache-Control": FRESH})
@@ -91,9 +92,9 @@ class LogController(Controller):
         operation_id="getLogTile",
         summary="A C2SP tile of hashes (<L>/<N>[.p/<W>]) or entry bundle (entries/<N>[.p/<W>])",
         media_type=TILES,
-        sync_to_thread=True,
         **declare(Token.NONE, TILE_NOT_FOUND, INVALID_TILE_PATH),
     )
+    @off_loop
     def tile(self, ledger: NamedDependency[Cardledger], path: FromPath[str]) -> Response[bytes]:
         level, index, width = tile_address(path)
         reads = ledger.log.reads
@@ -106,9 +107,9 @@ class LogController(Controller):
         operation_id="getGameLog",
         summary="A game's entries in the witnessed log, each with an inclusion proof against"
         " the latest checkpoint: the player's receipt from the log",
-        sync_to_thread=True,
         **declare(Token.NONE, GAME_NOT_FOUND, NO_CHECKPOINT_YET),
     )
+    @off_loop
     def game_log(self, ledger: NamedDependency[Cardledger], game_id: FromPath[UUID]) -> GameLog:
         return ledger.log.reads.game(game_id)
 
@@ -116,9 +117,9 @@ class LogController(Controller):
         "/log/consistency",
         operation_id="getLogConsistency",
         summary="A consistency proof from the tree of one size to a larger one",
-        sync_to_thread=True,
         **declare(Token.NONE, INVALID_TREE_SIZE),
     )
+    @off_loop
     def consistency(
         self,
         ledger: NamedDependency[Cardledger],

@@ -25,6 +25,7 @@ from service.errors import (
 from service.http.bodies import JoinQueue, convert, decode_json
 from service.http.contract import Token, declare, rule_refusals
 from service.http.dependencies import IdempotencyKey, idempotency
+from service.http.off_loop import off_loop
 
 # The seating rules of a new game: a table formed from checked entries never breaks them, but
 # the source scan (tests/contract) cannot tell, so they are declared.
@@ -45,7 +46,6 @@ class MatchmakingController(Controller):
         operation_id="joinQueue",
         summary="Wait for a table of a variant; seated at once if your entry completes one",
         status_code=200,
-        sync_to_thread=True,
         **declare(
             Token.REQUIRED,
             INVALID_IDEMPOTENCY_KEY,
@@ -60,6 +60,7 @@ class MatchmakingController(Controller):
             body=True,
         ),
     )
+    @off_loop
     def join(
         self,
         request: Request[Principal, Any, Any],
@@ -87,9 +88,9 @@ class MatchmakingController(Controller):
         "/",
         operation_id="myQueueEntries",
         summary="Where you stand in each queue: waiting, or matched with the game's id",
-        sync_to_thread=True,
         **declare(Token.REQUIRED, PLAYERS_ONLY),
     )
+    @off_loop
     def entries(
         self, request: Request[Principal, Any, Any], ledger: NamedDependency[Cardledger]
     ) -> list[QueueStatus]:
@@ -100,7 +101,6 @@ class MatchmakingController(Controller):
         operation_id="leaveQueue",
         summary="Stop waiting for a table of this variant",
         status_code=204,
-        sync_to_thread=True,
         **declare(
             Token.REQUIRED,
             PLAYERS_ONLY,
@@ -108,6 +108,7 @@ class MatchmakingController(Controller):
             rule_refusals(LEAVE_REFUSALS.items()),
         ),
     )
+    @off_loop
     def leave(
         self,
         request: Request[Principal, Any, Any],

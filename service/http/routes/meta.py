@@ -7,7 +7,6 @@ from collections.abc import Mapping
 from typing import Annotated, Any, Literal
 
 from litestar import Controller, Request, Response, get
-from litestar.concurrency import sync_to_thread
 from litestar.di import NamedDependency
 from litestar.params import QueryParameter
 
@@ -19,8 +18,10 @@ from service.http.bodies import Health, VariantInfo, variant_catalog
 from service.http.contract import METRICS_TOKEN, Token, declare, rule_refusals
 from service.http.metrics import CONTENT_TYPE as METRICS_TYPE
 from service.http.metrics import Metrics
+from service.http.off_loop import off_loop
 from service.http.paging import Cursor, Cursors
 from service.read_models.pages import BoardPlace, RatingPlace
+from service.threads import on_thread
 
 MAX_ROWS = 500
 READY_SECONDS = 0.8  # /ready answers within a second, whatever the store does
@@ -42,9 +43,9 @@ class MetaController(Controller):
         "/leaderboard",
         operation_id="getLeaderboard",
         summary="Players ranked per variant: games, wins, points, rating; a page of rows at a time",
-        sync_to_thread=True,
         **declare(Token.NONE, INVALID_CURSOR, rule_refusals(REGISTRY_REFUSALS.items()), paged=True),
     )
+    @off_loop
     def leaderboard(
         self,
         request: Request[Any, Any, Any],
@@ -88,7 +89,7 @@ class MetaController(Controller):
     ) -> Response[bytes]:
         if not metrics.allows(request.headers.get("Authorization")):
             raise UNAUTHORIZED("the metrics need the bearer token set in CARDLEDGER_METRICS_TOKEN")
-        return Response(await sync_to_thread(metrics.text), media_type=METRICS_TYPE)
+        return Response(await on_thread(metrics.text), media_type=METRICS_TYPE)
 
     @get(
         "/ready",
@@ -98,7 +99,7 @@ class MetaController(Controller):
     )
     async def ready(self, ledger: NamedDependency[Cardledger]) -> Health:
         try:
-            await asyncio.wait_for(sync_to_thread(ledger.queries.ready), READY_SECONDS)
+            await asyncio.wait_for(on_thread(ledger.queries.ready), READY_SECONDS)
         except Exception as error:  # a timeout, or whatever the store raised
             raise STORE_UNAVAILABLE(
                 f"the event store does not answer: {type(error).__name__}",

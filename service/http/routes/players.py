@@ -6,7 +6,6 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from litestar import Controller, Request, Response, get, post
-from litestar.concurrency import sync_to_thread
 from litestar.di import NamedDependency
 from litestar.params import FromPath, HeaderParameter, QueryParameter, RawBody
 from litestar.response import ServerSentEvent
@@ -33,9 +32,11 @@ from service.errors import (
 from service.http.bodies import MAX_PAGE, CreatePlayer, checked_status, convert, decode_json
 from service.http.contract import Token, declare, rule_refusals
 from service.http.limits import StreamSlots, live_answer
+from service.http.off_loop import off_loop
 from service.http.paging import Cursor, Cursors, next_link
 from service.live.streams import Live
 from service.read_models.pages import LobbyPlace
+from service.threads import on_thread
 
 AFTER = "a message id (or 0 for the first): what comes after it"
 
@@ -49,9 +50,9 @@ class PlayerController(Controller):
         operation_id="registerPlayer",
         summary="Register a player; the bearer token is shown only in this response",
         status_code=201,
-        sync_to_thread=True,
         **declare(Token.NONE, INVALID_BODY, INVALID_NAME, body=True),
     )
+    @off_loop
     def register(self, ledger: NamedDependency[Cardledger], body: RawBody) -> RegisteredPlayer:
         return ledger.players.register(convert(decode_json(body), CreatePlayer).name)
 
@@ -59,9 +60,9 @@ class PlayerController(Controller):
         "/me/games",
         operation_id="listMyGames",
         summary="The games you sit at, newest first, a page at a time (limit, cursor)",
-        sync_to_thread=True,
         **declare(Token.REQUIRED, PLAYERS_ONLY, INVALID_STATUS, INVALID_CURSOR, paged=True),
     )
+    @off_loop
     def my_games(
         self,
         request: Request[Principal, Any, Any],
@@ -81,9 +82,9 @@ class PlayerController(Controller):
         operation_id="listMyMessages",
         summary="What you heard about your games (your turn, game started, game over), oldest"
         " first, after a message id; a page at a time",
-        sync_to_thread=True,
         **declare(Token.REQUIRED, PLAYERS_ONLY, INVALID_CURSOR, paged=True),
     )
+    @off_loop
     def my_messages(
         self,
         request: Request[Principal, Any, Any],
@@ -101,9 +102,9 @@ class PlayerController(Controller):
         operation_id="issueMyStreamTicket",
         summary="A one-minute, read-only ticket that opens your stream of messages in a browser",
         status_code=201,
-        sync_to_thread=True,
         **declare(Token.REQUIRED, PLAYERS_ONLY),
     )
+    @off_loop
     def my_stream_ticket(
         self, request: Request[Principal, Any, Any], ledger: NamedDependency[Cardledger]
     ) -> StreamTicket:
@@ -138,7 +139,7 @@ class PlayerController(Controller):
     ) -> ServerSentEvent:
         who = request.user
         if ticket is not None:
-            who = await sync_to_thread(live.ledger.tickets.messages_holder, ticket)
+            who = await on_thread(live.ledger.tickets.messages_holder, ticket)
         if who is None:
             raise UNAUTHORIZED("your stream needs your bearer token or a stream ticket")
         player = listener(who)
@@ -155,9 +156,9 @@ class PlayerController(Controller):
         "/{player_id:str}",
         operation_id="getPlayer",
         summary="A player (or a bot level) and their rating and its uncertainty in each variant",
-        sync_to_thread=True,
         **declare(Token.NONE, PLAYER_NOT_FOUND),
     )
+    @off_loop
     def player(
         self, ledger: NamedDependency[Cardledger], player_id: FromPath[str]
     ) -> PlayerProfile:
@@ -168,11 +169,11 @@ class PlayerController(Controller):
         operation_id="exportPlayerRatings",
         summary="A player's rated games in a variant, in the order of the updates: each seat's"
         " rank and rating before and after (re-derivable: docs/ratings.md); a page at a time",
-        sync_to_thread=True,
         **declare(
             Token.NONE, PLAYER_NOT_FOUND, rule_refusals(REGISTRY_REFUSALS.items()), paged=True
         ),
     )
+    @off_loop
     def ratings(
         self,
         request: Request[Any, Any, Any],

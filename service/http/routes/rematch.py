@@ -24,6 +24,7 @@ from service.errors import (
 )
 from service.http.bodies import JoinGame, convert, decode_json
 from service.http.contract import Token, declare, rule_refusals
+from service.http.off_loop import off_loop
 
 # What making the new game may answer (any answer may be the last yes, which makes it): its
 # seats' room (too_many_games), and its creation rules, which a rematch of a game that was
@@ -43,7 +44,6 @@ class RematchController(Controller):
         operation_id="offerOrAcceptRematch",
         summary="Offer a rematch of a finished game, or accept the one offered",
         status_code=200,
-        sync_to_thread=True,
         **declare(
             Token.REQUIRED,
             GAME_NOT_FOUND,
@@ -55,6 +55,7 @@ class RematchController(Controller):
             body=True,
         ),
     )
+    @off_loop
     def accept(
         self,
         request: Request[Principal, Any, Any],
@@ -71,7 +72,6 @@ class RematchController(Controller):
         operation_id="declineRematch",
         summary="Decline the rematch offered (or withdraw your own offer)",
         status_code=200,
-        sync_to_thread=True,
         **declare(
             Token.REQUIRED,
             GAME_NOT_FOUND,
@@ -81,6 +81,7 @@ class RematchController(Controller):
             *SEATING,
         ),
     )
+    @off_loop
     def decline(
         self,
         request: Request[Principal, Any, Any],
@@ -93,9 +94,9 @@ class RematchController(Controller):
         "/",
         operation_id="getRematch",
         summary="Where a game's rematch stands: offered, declined, or made (with the new game)",
-        sync_to_thread=True,
         **declare(Token.NONE, GAME_NOT_FOUND),
     )
+    @off_loop
     def rematch(
         self, ledger: NamedDependency[Cardledger], game_id: FromPath[UUID]
     ) -> RematchStatus:

@@ -20,6 +20,7 @@ from service.errors import (
 )
 from service.http.bodies import WebhookTarget, convert, decode_json
 from service.http.contract import Token, declare
+from service.http.off_loop import off_loop
 
 
 class WebhookController(Controller):
@@ -30,7 +31,6 @@ class WebhookController(Controller):
         "/",
         operation_id="setMyWebhook",
         summary="Register or replace your webhook; its signing key is shown only in this answer",
-        sync_to_thread=True,
         **declare(
             Token.REQUIRED,
             PLAYERS_ONLY,
@@ -40,6 +40,7 @@ class WebhookController(Controller):
             body=True,
         ),
     )
+    @off_loop
     def register(
         self,
         request: Request[Principal, Any, Any],
@@ -53,9 +54,9 @@ class WebhookController(Controller):
         "/",
         operation_id="getMyWebhook",
         summary="Your webhook and where its deliveries stand (never its key)",
-        sync_to_thread=True,
         **declare(Token.REQUIRED, PLAYERS_ONLY, NO_WEBHOOK),
     )
+    @off_loop
     def status(
         self, request: Request[Principal, Any, Any], ledger: NamedDependency[Cardledger]
     ) -> WebhookStatus:
@@ -67,9 +68,9 @@ class WebhookController(Controller):
         summary="Deliver to your webhook again at once (after it was paused as failing, or"
         " instead of waiting for the next retry)",
         status_code=200,
-        sync_to_thread=True,
         **declare(Token.REQUIRED, PLAYERS_ONLY, NO_WEBHOOK),
     )
+    @off_loop
     def resume(
         self, request: Request[Principal, Any, Any], ledger: NamedDependency[Cardledger]
     ) -> WebhookStatus:
@@ -80,9 +81,9 @@ class WebhookController(Controller):
         operation_id="deleteMyWebhook",
         summary="Delete your webhook: nothing more is delivered",
         status_code=204,
-        sync_to_thread=True,
         **declare(Token.REQUIRED, PLAYERS_ONLY, NO_WEBHOOK),
     )
+    @off_loop
     def remove(
         self, request: Request[Principal, Any, Any], ledger: NamedDependency[Cardledger]
     ) -> None:
