@@ -7,12 +7,13 @@ from __future__ import annotations
 import asyncio
 import threading
 from collections.abc import Callable, Coroutine
+from contextvars import ContextVar
 from typing import Any
 
 import pytest
 import uvloop
 
-from service.threads import LoopThreads
+from service.threads import LoopThreads, on_thread
 from tests.support.threads import BOUND
 
 LOOPS: dict[str, Callable[[Coroutine[Any, Any, Any]], Any]] = {
@@ -108,3 +109,46 @@ def test_shutdown_ends_every_thread_after_the_calls_queued() -> None:
             await asyncio.get_running_loop().run_in_executor(threads, done.append, 7)
 
     asyncio.run(late())
+
+
+def test_on_thread_runs_on_the_threads_serving_the_loop_in_the_caller_s_context(
+    run: Callable[[Coroutine[Any, Any, Any]], Any],
+) -> None:
+    threads = LoopThreads(2, "served")
+    seen: ContextVar[str] = ContextVar("seen", default="unset")
+
+    def where_and_what(suffix: str) -> tuple[str, str]:
+        return threading.current_thread().name, seen.get() + suffix
+
+    async def calls() -> tuple[str, str]:
+        threads.serve(asyncio.get_running_loop())
+        seen.set("the caller's")
+        with pytest.raises(KeyError, match="refused"):
+            await on_thread(_refuse)
+        return await on_thread(where_and_what, " value")
+
+    name, value = run(calls())
+    assert name.startswith("served_")
+    assert value == "the caller's value"
+    threads.shutdown()
+
+
+def test_on_thread_on_a_loop_not_served_uses_its_default_executor(
+    run: Callable[[Coroutine[Any, Any, Any]], Any],
+) -> None:
+    served = LoopThreads(1, "served")
+
+    async def serve() -> None:
+        served.serve(asyncio.get_running_loop())
+
+    async def elsewhere() -> str:  # another loop on the same thread, after the first ended
+        return await on_thread(lambda: threading.current_thread().name)
+
+    run(serve())
+    name = run(elsewhere())
+    assert not name.startswith("served_") and name != threading.current_thread().name
+    served.shutdown()
+
+
+def _refuse() -> None:
+    raise KeyError("refused")

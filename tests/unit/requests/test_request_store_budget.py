@@ -8,13 +8,12 @@ import asyncio
 from types import SimpleNamespace
 from typing import Any, cast
 
-from litestar.concurrency import sync_to_thread
-
 from service.http.allowance import Allowance
 from service.http.authentication import TokenAuthentication
 from service.http.envelope import enveloped
 from service.http.metrics import Metrics
 from service.store.budget import left
+from service.threads import on_thread
 
 UNBOUNDED = 1000.0
 
@@ -32,7 +31,7 @@ def budgets_seen(path: str, scope_type: str = "http") -> list[float]:
             seen.append(left(UNBOUNDED))
 
     async def app(scope: Any, receive: Any, send: Any) -> None:
-        seen.append(await sync_to_thread(left, UNBOUNDED))
+        seen.append(await on_thread(left, UNBOUNDED))
 
     async def nothing() -> dict[str, Any]:
         return {}
