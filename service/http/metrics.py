@@ -10,10 +10,13 @@ their own); with `--workers N` behind one port, each scrape reaches one of the N
 
 from __future__ import annotations
 
+import bisect
 import time
+from collections.abc import Iterator
 
 from litestar.types import Scope
-from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+from prometheus_client import CollectorRegistry, Counter, Gauge, generate_latest
+from prometheus_client.core import CounterMetricFamily, HistogramMetricFamily, Metric
 from prometheus_client.registry import Collector
 
 from service.application.telemetry import Children
@@ -33,23 +36,8 @@ class Metrics:
             ["id"],
             registry=self.registry,
         ).labels(id=instance).set(1)
-        self.requests = Children(
-            Counter(
-                "cardledger_http_requests",
-                "HTTP requests answered, by route and status",
-                ["method", "route", "status"],
-                registry=self.registry,
-            )
-        )
-        self.latency = Children(
-            Histogram(
-                "cardledger_http_request_seconds",
-                "Time from a request's arrival to its answer's start, by route",
-                ["method", "route"],
-                buckets=LATENCY_BUCKETS,
-                registry=self.registry,
-            )
-        )
+        self.answers = Answers()
+        self.registry.register(self.answers)
         self.problems = Children(
             Counter(
                 "cardledger_problems",
@@ -89,9 +77,53 @@ class Metrics:
 
     def answered(self, scope: Scope, status: int, started: float) -> None:
         """Counts an answer as it starts, and times it from ``started`` (``time.perf_counter``)."""
-        method, route = str(scope.get("method", "")), route_of(scope)
-        self.latency(method, route).observe(time.perf_counter() - started)
-        self.requests(method, route, str(status)).inc()
+        self.answers.count(str(scope.get("method", "")), route_of(scope), status, started)
+
+
+class Answers(Collector):
+    """The requests answered and their latency, counted in plain dicts by the event loop's
+    thread alone and read as Prometheus families when scraped. prometheus_client's Counter and
+    Histogram took a lock for each of three updates, ~4 µs a request (2% of the event loop's
+    work on a command); this ~0.5 µs. A scrape copies each dict in one step (under the GIL),
+    so it never sees one change size as it reads."""
+
+    def __init__(self) -> None:
+        self._answered: dict[tuple[str, str, int], int] = {}
+        self._latency: dict[tuple[str, str], list[float]] = {}  # bucket counts, then the sum
+
+    def count(self, method: str, route: str, status: int, started: float) -> None:
+        seconds = time.perf_counter() - started
+        key = (method, route, status)
+        self._answered[key] = self._answered.get(key, 0) + 1
+        timed = self._latency.get((method, route))
+        if timed is None:
+            timed = self._latency[method, route] = [0.0] * (len(LATENCY_BUCKETS) + 2)
+        timed[bisect.bisect_left(LATENCY_BUCKETS, seconds)] += 1  # the first bound >= seconds
+        timed[-1] += seconds
+
+    def collect(self) -> Iterator[Metric]:
+        answered = CounterMetricFamily(
+            "cardledger_http_requests",
+            "HTTP requests answered, by route and status",
+            labels=["method", "route", "status"],
+        )
+        for (method, route, status), count in list(self._answered.items()):
+            answered.add_metric([method, route, str(status)], count)
+        latency = HistogramMetricFamily(
+            "cardledger_http_request_seconds",
+            "Time from a request's arrival to its answer's start, by route",
+            labels=["method", "route"],
+        )
+        bounds = [*(str(float(b)) for b in LATENCY_BUCKETS), "+Inf"]
+        for (method, route), timed in list(self._latency.items()):
+            in_buckets, total, running = list(timed[:-1]), timed[-1], 0.0
+            buckets = []
+            for bound, in_bucket in zip(bounds, in_buckets, strict=True):
+                running += in_bucket
+                buckets.append((bound, running))
+            latency.add_metric([method, route], buckets, total)
+        yield answered
+        yield latency
 
 
 def route_of(scope: Scope) -> str:
