@@ -92,8 +92,8 @@ def test_the_service_keeps_a_witness_cosigning_its_checkpoints(
         behind = Witnessing(tables, log_key, [WitnessAddress(KEY.verifier(), url)])
 
         def forget(cursor: object) -> None:
-            names = tables._names  # the test's hand in the store
-            cursor.execute(f"DELETE FROM {names['cosignatures']}")  # type: ignore[attr-defined]
+            # the test's hand in the store
+            cursor.execute(tables._sql("DELETE FROM {cosignatures}"))  # type: ignore[attr-defined]
 
         ledger.store.transact(forget)
         assert behind.catch_up() is None

@@ -127,13 +127,12 @@ def test_the_monitor_proves_a_fork_of_the_log(api: Api, tmp_path: Path) -> None:
     signer = api.ledger.log.signer
     checkpoint = Checkpoint(signer.name, size, forked.root())
     note = checkpoint.text() + "\n" + signer.sign(checkpoint)
-    names = tables._names  # the operator knows its own tables
+    sql = tables._sql  # the operator knows its own tables
 
     def fork(cursor: Any) -> None:
-        p = names["p"]
-        cursor.execute(f"UPDATE {names['entries']} SET entry = {p} WHERE idx = 0", (entries[0],))
-        cursor.execute(f"DELETE FROM {names['nodes']}")
-        cursor.execute(f"DELETE FROM {names['checkpoints']} WHERE size = {p}", (size,))
+        cursor.execute(sql("UPDATE {entries} SET entry = {p} WHERE idx = 0"), (entries[0],))
+        cursor.execute(sql("DELETE FROM {nodes}"))
+        cursor.execute(sql("DELETE FROM {checkpoints} WHERE size = {p}"), (size,))
         nodes = [
             (level, index, hashed)
             for level, row in enumerate(forked.levels)
