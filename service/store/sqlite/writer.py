@@ -138,14 +138,23 @@ class Writer:
         except sqlite3.Error as error:
             self._fail(batch, error)
             return
-        for item in batch:
-            cursor.execute("SAVEPOINT work")
+        if len(batch) == 1:  # alone in its transaction: no savepoint needed to undo it
+            item = batch[0]
             try:
                 item.result = item.run(cursor)
             except BaseException as error:
-                cursor.execute("ROLLBACK TO work")
                 item.error = translated(error)
-            cursor.execute("RELEASE work")
+                self._roll_back()
+                return
+        else:
+            for item in batch:
+                cursor.execute("SAVEPOINT work")
+                try:
+                    item.result = item.run(cursor)
+                except BaseException as error:
+                    cursor.execute("ROLLBACK TO work")
+                    item.error = translated(error)
+                cursor.execute("RELEASE work")
         try:
             cursor.execute("COMMIT")
         except sqlite3.Error as error:
@@ -183,6 +192,11 @@ class Writer:
         self.troubles.store_error(
             "write_lock_timeout" if "locked" in str(error) else "write_failed"
         )
+        self._roll_back()
+
+    def _roll_back(self) -> None:
+        """End the transaction under way with nothing of it kept; a connection that cannot is
+        replaced."""
         if self._connection is not None and self._connection.in_transaction:
             try:
                 self._connection.rollback()

@@ -46,6 +46,30 @@ def test_a_piece_that_fails_after_writing_leaves_no_row_and_spares_its_batch(
         store.close()
 
 
+def test_a_piece_alone_that_fails_after_writing_leaves_no_row_and_commits_nothing(
+    tmp_path: Path,
+) -> None:
+    """A piece with its transaction to itself runs without a savepoint: its failure rolls the
+    whole transaction back, and the writer goes on."""
+    store = sqlite_store(tmp_path)
+    writer = writer_of(store)
+    writer.run(lambda cursor: cursor.execute("CREATE TABLE kept (n INTEGER)"))
+
+    def fails(cursor: sqlite3.Cursor) -> None:
+        cursor.execute("INSERT INTO kept VALUES (2)")
+        raise sqlite3.IntegrityError("a piece that fails after its write")
+
+    try:
+        commits = writer.commits
+        with pytest.raises(IntegrityError):  # as the library's error
+            writer.run(fails)
+        assert writer.commits == commits
+        writer.run(lambda cursor: cursor.execute("INSERT INTO kept VALUES (1)"))
+        assert writer.run(kept_rows) == [1]
+    finally:
+        store.close()
+
+
 def test_the_horizon_is_past_the_newest_committed_write(tmp_path: Path) -> None:
     store = sqlite_store(tmp_path)
     try:
