@@ -83,9 +83,9 @@ class Metrics:
 class Answers(Collector):
     """The requests answered and their latency, counted in plain dicts by the event loop's
     thread alone and read as Prometheus families when scraped. prometheus_client's Counter and
-    Histogram took a lock for each of three updates, ~4 µs a request (2% of the event loop's
-    work on a command); this ~0.5 µs. A scrape copies each dict in one step (under the GIL),
-    so it never sees one change size as it reads."""
+    Histogram took a lock for each of three updates: an answer counted 4.0 µs, now 1.5 µs
+    (microbenchmark). A scrape copies each dict in one step (under the GIL), so it never sees
+    one change size as it reads."""
 
     def __init__(self) -> None:
         self._answered: dict[tuple[str, str, int], int] = {}
