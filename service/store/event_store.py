@@ -106,7 +106,10 @@ class Store(Application[UUID]):
         """The rows of one read-only statement, which reads one snapshot by itself: on
         PostgreSQL sent alone, one round trip where ``reading`` takes three. On SQLite in
         ``reading``'s transaction, whose errors come out as the library's (a 503, not sqlite3's
-        own error and a 500)."""
+        own error and a 500). Anything but a SELECT is refused before it is sent: on
+        PostgreSQL nothing else would stop a write, which would commit at once."""
+        if statement.lstrip()[:6].upper() != "SELECT":
+            raise ValueError(f"rows reads with a SELECT only, not: {statement[:40]!r}")
         recorder = self.writer
         if isinstance(recorder, HorizonRecorder):
             return recorder.rows(statement, parameters)

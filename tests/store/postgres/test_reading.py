@@ -50,6 +50,15 @@ def test_a_read_cannot_write(store: Store) -> None:
     store.transact(lambda cursor: cursor.execute("CREATE TABLE written_after (x INTEGER)"))
 
 
+def test_rows_refuses_anything_but_a_select_before_sending_it(store: Store) -> None:
+    with pytest.raises(ValueError, match="SELECT only"):
+        store.rows("CREATE TABLE written_by_rows (x INTEGER)")
+    with pytest.raises(ValueError, match="SELECT only"):
+        store.row("  insert into nowhere values (1)")
+    store.transact(lambda cursor: cursor.execute("CREATE TABLE written_by_rows (x INTEGER)"))
+    assert store.rows("  select count(*) AS n FROM written_by_rows") == [{"n": 0}]
+
+
 def test_one_statement_is_sent_without_a_transaction_around_it(store: Store) -> None:
     # The first statement of a transaction starts it: after a BEGIN, the two times differ.
     query = "SELECT statement_timestamp() = transaction_timestamp() AS alone"
