@@ -34,8 +34,8 @@ from service.http.caching import Validator, held_version
 from service.http.contract import Token, declare
 from service.http.dependencies import MAX_VERSION
 from service.http.limits import StreamSlots, live_answer
-from service.http.off_loop import off_loop
 from service.http.paging import next_link
+from service.http.routes.off_loop import off_loop
 from service.live.streams import Live
 from service.numbers import whole_number
 

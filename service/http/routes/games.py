@@ -48,8 +48,8 @@ from service.http.bodies import (
 )
 from service.http.contract import Token, declare, rule_refusals
 from service.http.dependencies import IdempotencyKey, IfMatch, idempotency, parse_if_match
-from service.http.off_loop import off_loop
 from service.http.paging import Cursor, Cursors
+from service.http.routes.off_loop import off_loop
 from service.read_models.pages import LobbyPlace
 
 KEYED = (INVALID_IDEMPOTENCY_KEY, IDEMPOTENCY_KEY_REUSED)

@@ -22,7 +22,7 @@ from service.errors import (
 )
 from service.http.caching import IMMUTABLE
 from service.http.contract import Token, declare
-from service.http.off_loop import off_loop
+from service.http.routes.off_loop import off_loop
 
 TEXT = "text/plain; charset=utf-8"
 TILES = "application/octet-stream"

@@ -25,7 +25,7 @@ from service.errors import (
 from service.http.bodies import JoinQueue, convert, decode_json
 from service.http.contract import Token, declare, rule_refusals
 from service.http.dependencies import IdempotencyKey, idempotency
-from service.http.off_loop import off_loop
+from service.http.routes.off_loop import off_loop
 
 # The seating rules of a new game: a table formed from checked entries never breaks them, but
 # the source scan (tests/contract) cannot tell, so they are declared.

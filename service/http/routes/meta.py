@@ -18,8 +18,8 @@ from service.http.bodies import Health, VariantInfo, variant_catalog
 from service.http.contract import METRICS_TOKEN, Token, declare, rule_refusals
 from service.http.metrics import CONTENT_TYPE as METRICS_TYPE
 from service.http.metrics import Metrics
-from service.http.off_loop import off_loop
 from service.http.paging import Cursor, Cursors
+from service.http.routes.off_loop import off_loop
 from service.read_models.pages import BoardPlace, RatingPlace
 from service.threads import on_thread
 

@@ -32,8 +32,8 @@ from service.errors import (
 from service.http.bodies import MAX_PAGE, CreatePlayer, checked_status, convert, decode_json
 from service.http.contract import Token, declare, rule_refusals
 from service.http.limits import StreamSlots, live_answer
-from service.http.off_loop import off_loop
 from service.http.paging import Cursor, Cursors, next_link
+from service.http.routes.off_loop import off_loop
 from service.live.streams import Live
 from service.read_models.pages import LobbyPlace
 from service.threads import on_thread

@@ -24,7 +24,7 @@ from service.errors import (
 )
 from service.http.bodies import JoinGame, convert, decode_json
 from service.http.contract import Token, declare, rule_refusals
-from service.http.off_loop import off_loop
+from service.http.routes.off_loop import off_loop
 
 # What making the new game may answer (any answer may be the last yes, which makes it): its
 # seats' room (too_many_games), and its creation rules, which a rematch of a game that was

@@ -20,7 +20,7 @@ from service.errors import (
 )
 from service.http.bodies import WebhookTarget, convert, decode_json
 from service.http.contract import Token, declare
-from service.http.off_loop import off_loop
+from service.http.routes.off_loop import off_loop
 
 
 class WebhookController(Controller):

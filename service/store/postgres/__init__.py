@@ -38,7 +38,7 @@ from psycopg_pool import PoolTimeout
 from psycopg_pool.base import AttemptWithBackoff
 
 from service.store.budget import left
-from service.store.postgres.horizon import OLDEST_WRITER, WRITERS_IN_FLIGHT
+from service.store.postgres.horizon import POSITION_BITS, oldest_writer, read_horizon
 from service.store.postgres.listener import Notifier
 from service.store.postgres.watchdog import StatementTimeout, Watchdog
 from service.store.ranges import notification_range, topics_in, version_range
@@ -47,7 +47,6 @@ from service.store.troubles import UNHEARD, Troubles
 
 T = TypeVar("T")
 
-POSITION_BITS = 20  # events per transaction: at most 2**20
 MAX_BATCH = 1 << POSITION_BITS
 MEMOISED_INSERTS = 64  # insert statements kept, by their number of events
 RECONNECT_SECONDS = 0.5  # between two attempts to replace a lost pooled connection
@@ -231,7 +230,7 @@ class HorizonRecorder(PostgresApplicationRecorder):
         statement = self.select_notifications_sql + "".join(f" AND {c}" for c in conditions)
         statement += order
         with self.connection() as connection, connection.cursor(row_factory=tuple_row) as cursor:
-            params.insert(0, self._horizon(cursor))
+            params.insert(0, read_horizon(cursor, self._table_name))
             cursor.execute(statement, params, prepare=True)
             return [
                 Notification(
@@ -274,40 +273,14 @@ class HorizonRecorder(PostgresApplicationRecorder):
     def horizon(self) -> int:
         """Every notification id below this is final: its transaction has ended."""
         with self.connection() as connection, connection.cursor(row_factory=tuple_row) as cursor:
-            return self._horizon(cursor)
+            return read_horizon(cursor, self._table_name)
 
     def holdup(self) -> Holdup | None:
         """The oldest writer of the events table still in flight, if any: what the readers of
         the log wait for."""
         with self.connection() as connection, connection.cursor() as cursor:
-            oldest = self._oldest_writer(cursor)
+            oldest = oldest_writer(cursor, self._table_name)
         return oldest if oldest.pid is not None else None
-
-    def _horizon(self, cursor: psycopg.Cursor[tuple[Any, ...]]) -> int:
-        """On a cursor of tuple rows: each row made a dict cost ~6 µs a statement (psycopg's
-        column names read for it), a fifth of a short one's CPU."""
-        cursor.execute(OLDEST_WRITER, {"table": self._table_name}, prepare=True)
-        row = cursor.fetchone()
-        assert row is not None  # one row, the writer's columns null when none is in flight
-        xmax, ahead, _ = row
-        return self._horizon_of(xmax, ahead)
-
-    @staticmethod
-    def _horizon_of(xmax: Any, ahead: Any) -> int:
-        return (int(xmax) + min(0, int(ahead or 0))) << POSITION_BITS
-
-    def _oldest_writer(self, cursor: Any) -> Holdup:
-        cursor.execute(WRITERS_IN_FLIGHT, {"table": self._table_name}, prepare=True)
-        row = cursor.fetchone()
-        assert row is not None  # one row, the writer's columns null when none is in flight
-        return Holdup(
-            horizon=self._horizon_of(row["xmax"], row["ahead"]),
-            pid=row["pid"],
-            open_seconds=None if row["open_seconds"] is None else float(row["open_seconds"]),
-            state=row["state"],
-            application=row["application_name"],
-            query=row["query"],
-        )
 
     def transact(self, work: Callable[[Any], T]) -> T:
         """Run ``work(cursor)`` in a transaction of its own and commit it."""

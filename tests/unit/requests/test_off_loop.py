@@ -1,4 +1,4 @@
-"""A route handler marked ``@off_loop`` (service/http/off_loop.py) keeps its signature for
+"""A route handler marked ``@off_loop`` (service/http/routes/off_loop.py) keeps its signature for
 litestar (parameters parsed, the OpenAPI document) and runs on the store threads serving the
 app's event loop, not on the loop."""
 
@@ -11,7 +11,7 @@ from litestar import Litestar, get
 from litestar.params import FromPath, FromQuery
 from litestar.testing import TestClient
 
-from service.http.off_loop import off_loop
+from service.http.routes.off_loop import off_loop
 from service.threads import LoopThreads
 
 
