@@ -19,6 +19,7 @@ JOKERS: tuple[str, ...] = ("BJ", "RJ")
 
 # Singles order of the climbing games: 3 lowest, 2 highest.
 CLIMBING_ORDER: tuple[str, ...] = ("3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2")
+CLIMBING_INDEX: Mapping[str, int] = {name: index for index, name in enumerate(CLIMBING_ORDER)}
 
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 

@@ -13,13 +13,12 @@ from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 
 import msgspec
 
-from domain.cards import SUITS, rank, suit
+from domain.cards import CLIMBING_INDEX, SUITS, rank, suit
 from domain.variants.double_heartbeat.combinations import (
     ACE_HIGH,
     KINDS,
     LINE,
     MIN_RUN,
-    SINGLES_INDEX,
     Combination,
     Kind,
 )
@@ -39,8 +38,8 @@ class Candidate(msgspec.Struct, frozen=True):
 
 
 _CARD_ORDER = {
-    name + suit_code: (SINGLES_INDEX[name], SUITS.index(suit_code))
-    for name in SINGLES_INDEX
+    name + suit_code: (CLIMBING_INDEX[name], SUITS.index(suit_code))
+    for name in CLIMBING_INDEX
     for suit_code in SUITS
 }
 KIND_ORDER = {kind: index for index, kind in enumerate(KINDS)}
@@ -48,7 +47,7 @@ KIND_ORDER = {kind: index for index, kind in enumerate(KINDS)}
 
 def card_order(card: str) -> tuple[int, int]:
     """Display order of cards: singles order, then suit order S, H, D, C."""
-    return _CARD_ORDER.get(card, (len(SINGLES_INDEX), 0))  # jokers (not in this game) last
+    return _CARD_ORDER.get(card, (len(CLIMBING_INDEX), 0))  # jokers (not in this game) last
 
 
 def representatives(hand: Sequence[str], kinds: Collection[Kind] = KINDS) -> list[Candidate]:
@@ -83,7 +82,7 @@ def _stable_key(candidate: Candidate) -> tuple[int, int, int]:
 
 def _of_a_kind(by_rank: dict[str, list[str]]) -> Iterator[Candidate]:
     for name, cards in by_rank.items():
-        top = SINGLES_INDEX[name]
+        top = CLIMBING_INDEX[name]
         for count, kind in SMALL_KINDS:
             if len(cards) >= count:
                 yield Candidate(Combination(kind, count, top), tuple(cards[:count]))
@@ -97,7 +96,7 @@ def _triple_pairs(by_rank: dict[str, list[str]]) -> Iterator[Candidate]:
             continue
         for pair, others in by_rank.items():
             if pair != triple and len(others) >= 2:
-                combination = Combination("triple_pair", 5, SINGLES_INDEX[triple])
+                combination = Combination("triple_pair", 5, CLIMBING_INDEX[triple])
                 yield Candidate(combination, (*cards[:3], *others[:2]))
 
 

@@ -15,7 +15,7 @@ from typing import Literal, get_args
 
 import msgspec
 
-from domain.cards import CLIMBING_ORDER, rank, suit
+from domain.cards import CLIMBING_INDEX, CLIMBING_ORDER, rank, suit
 from domain.errors import invalid
 
 Kind = Literal[
@@ -36,7 +36,6 @@ SEQUENCE_KINDS: frozenset[Kind] = frozenset(
 )
 BOMB_KINDS: frozenset[Kind] = frozenset(("bomb", "straight_flush"))
 
-SINGLES_INDEX: dict[str, int] = {name: index for index, name in enumerate(CLIMBING_ORDER)}
 # Positions on the sequence line; an ace stands at 14 here and may move to 1.
 ACE_LOW, ACE_HIGH = 1, 14
 SEQUENCE_POSITION: dict[str, int] = {
@@ -132,12 +131,12 @@ def classify(cards: Sequence[str]) -> tuple[Combination, ...]:
     if len(counts) == 1:
         of_a_kind = _of_a_kind(size)
         if of_a_kind is not None:
-            readings.append(Combination(of_a_kind, size, SINGLES_INDEX[rank(cards[0])]))
+            readings.append(Combination(of_a_kind, size, CLIMBING_INDEX[rank(cards[0])]))
         return tuple(readings)
     shape = sorted(counts.values())
     if shape == [2, 3]:
         triple = next(name for name, count in counts.items() if count == 3)
-        readings.append(Combination("triple_pair", size, SINGLES_INDEX[triple]))
+        readings.append(Combination("triple_pair", size, CLIMBING_INDEX[triple]))
     top = run_top(counts) if len(set(shape)) == 1 else None
     if top is not None:
         per_rank = shape[0]

@@ -6,7 +6,7 @@ from datetime import datetime
 
 import msgspec
 
-from domain.cards import CLIMBING_ORDER, rank, standard_deck, without
+from domain.cards import CLIMBING_INDEX, rank, standard_deck, without
 from domain.events import CardPlayed, Event, HandDealt, PlayerLeft
 from domain.turns import first_eligible, left_of, rotation
 from domain.variants.one_up_one_down.messages import (
@@ -34,7 +34,7 @@ LOWEST = RANKS[0]
 
 def order(card_rank: str) -> int:
     """3 lowest, 2 highest; suits never matter."""
-    return CLIMBING_ORDER.index(card_rank)
+    return CLIMBING_INDEX[card_rank]
 
 
 _SORT_KEY = {card: (order(rank(card)), card) for card in standard_deck()}

@@ -7,7 +7,7 @@ from typing import ClassVar
 
 import msgspec
 
-from domain.cards import CLIMBING_ORDER, check_card_code, rank, standard_deck, suit
+from domain.cards import CLIMBING_INDEX, check_card_code, rank, standard_deck, suit
 from domain.cards import REFUSALS as CARD_REFUSALS
 from domain.choices import Choice
 from domain.commands import Command, PlayCard
@@ -27,7 +27,7 @@ SUIT_ORDER = ("D", "C", "H", "S")  # ties of rank: spades highest, diamonds lowe
 
 
 def _ranked(card: str) -> tuple[int, int]:
-    return CLIMBING_ORDER.index(rank(card)), SUIT_ORDER.index(suit(card) or "")
+    return CLIMBING_INDEX[rank(card)], SUIT_ORDER.index(suit(card) or "")
 
 
 _STRENGTHS = {card: _ranked(card) for card in standard_deck()}  # looked up: every view sorts
