@@ -12,7 +12,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, ConsoleMessage, Page, sync_playwright
+from playwright.sync_api import Browser, ConsoleMessage, Page, expect, sync_playwright
 
 from service.settings import Settings
 from tests.support.servers import running_server
@@ -20,6 +20,10 @@ from tests.support.servers import running_server
 CHROMIUM = os.environ.get("CHROMIUM") or "/usr/bin/chromium"  # `make test CHROMIUM=…` sets it
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 ADMIN = "viewer-admin"
+WAIT_MS = 10_000  # for an action and for an assertion to come true: a busy machine is slow
+# Assertions waited 5 s by default: a One Up One Down page that followed the game live missed it
+# once in a full run on a loaded machine (its stream's update came later), where actions waited 10.
+expect.set_options(timeout=WAIT_MS)
 LAUNCH_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -86,7 +90,7 @@ def console() -> Console:
 
 def new_page(browser: Browser, console: Console, width: int, height: int) -> Iterator[Page]:
     context = browser.new_context(viewport={"width": width, "height": height})
-    context.set_default_timeout(10_000)
+    context.set_default_timeout(WAIT_MS)
     page = context.new_page()
     page.on("console", console.on_message)
     page.on("pageerror", console.on_error)
