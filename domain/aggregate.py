@@ -116,7 +116,9 @@ class GameAggregate(BaseAggregate[UUID]):
         """Append events; the command that caused them rides on the first one only."""
         recorded = []
         for payload in events:
-            envelope = _envelope(self.id, self.version + 1, self.chain_head, payload, cause)
+            envelope = _envelope(
+                self.id, self.version + 1, self.chain_head, payload, cause, self.state.game_id
+            )
             envelope.mutate(self)
             self.pending_events.append(envelope)  # type: ignore[arg-type]
             recorded.append(envelope)
@@ -204,10 +206,17 @@ class Cause(msgspec.Struct, frozen=True, kw_only=True):
 
 
 def _envelope(
-    game_id: UUID, version: int, prev_hash: str, payload: Event, cause: Cause
+    game_id: UUID,
+    version: int,
+    prev_hash: str,
+    payload: Event,
+    cause: Cause,
+    game_text: str | None = None,
 ) -> Recorded:
+    """``game_text``: the game's id as text, when the caller holds it (``str`` of a UUID costs
+    more than the rest of the envelope's fields)."""
     body = hashed_body(
-        game_id=str(game_id),
+        game_id=game_text or str(game_id),
         version=version,
         timestamp=cause.now,
         actor=cause.actor,

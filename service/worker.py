@@ -74,8 +74,11 @@ class Worker:
                 self._thread.start()
 
     def wake(self) -> None:
-        """Run the step again as soon as the current one (if any) is done."""
-        self._woken.set()
+        """Run the step again as soon as the current one (if any) is done. Already woken, it
+        need not be again (``Event.set`` takes a lock and notifies): the loop clears the flag
+        before each step, so a step still to come reads what was written before this call."""
+        if not self._woken.is_set():
+            self._woken.set()
 
     def stop(self, timeout: float = 5.0) -> None:
         """Ask the loop to end after its current step, and wait for it (at most ``timeout``)."""

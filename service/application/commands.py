@@ -270,7 +270,7 @@ class GameCommands:
         aggregate = settled.game
         perspective: Perspective = viewer_perspective(aggregate.state, principal)
         return CommandResult(
-            game_id=str(aggregate.id),
+            game_id=aggregate.state.game_id,
             seat=perspective.seat,
             version=aggregate.version,
             chain_head=aggregate.chain_head,
