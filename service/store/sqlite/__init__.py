@@ -1,5 +1,6 @@
 """SQLite: the library's recorder with its writes made by the process's one writer
-(writer.py), and its reading connections keeping their compiled statements.
+(writer.py), its reading connections keeping their compiled statements, and its one-statement
+reads of a file made on a connection of the reading thread's own (readers.py).
 """
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 from uuid import UUID
 
-from eventsourcing.persistence import InterfaceError, Notification, StoredEvent
+from eventsourcing.persistence import Notification, StoredEvent
 from eventsourcing.sqlite import (
     SQLiteApplicationRecorder,
     SQLiteConnection,
@@ -20,17 +21,24 @@ from eventsourcing.sqlite import (
 
 from service.store.ranges import notification_range, topics_in, version_range
 from service.store.readers.holdup import Holdup
+from service.store.sqlite.readers import ThreadReaders, open_reading
 from service.store.sqlite.writer import InMemoryWriter, Writer
 
 T = TypeVar("T")
-# Statements a reading connection keeps compiled: each reader's few, plus the read models' tables.
-STATEMENTS_KEPT = 128
 
 
 class BatchingRecorder(SQLiteApplicationRecorder):
     """The library's SQLite recorder, its inserts made by the process's one writer."""
 
     writer: Writer
+    readers: ThreadReaders | None = None  # None for an in-memory database: the pool's turns
+
+    def _rows(self, statement: str, params: Sequence[Any] = ()) -> list[Any]:
+        """The rows of one statement, which reads one snapshot by itself."""
+        if self.readers is not None:
+            return self.readers.rows(statement, params)
+        with self.datastore.get_connection(commit=False) as connection:
+            return list(connection.cursor().sqlite_cursor.execute(statement, params).fetchall())
 
     def insert_events(
         self, stored_events: Sequence[StoredEvent], **kwargs: Any
@@ -69,8 +77,7 @@ class BatchingRecorder(SQLiteApplicationRecorder):
         tail, params = version_range("?", gt=gt, lte=lte, desc=desc, limit=limit)
         statement = f"SELECT * FROM {self.events_table_name} WHERE originator_id = ?{tail}"
         params.insert(0, key)
-        with self.datastore.get_connection(commit=False) as connection:
-            rows = connection.cursor().sqlite_cursor.execute(statement, params).fetchall()
+        rows = self._rows(statement, params)
         return [
             StoredEvent(
                 originator_id=self.convert_originator_id(row["originator_id"]),
@@ -103,8 +110,7 @@ class BatchingRecorder(SQLiteApplicationRecorder):
         )
         where = f" WHERE {' AND '.join(conditions)}" if conditions else ""
         statement = f"SELECT rowid, * FROM {self.events_table_name}{where}{order}"
-        with self.datastore.get_connection(commit=False) as connection:
-            rows = connection.cursor().sqlite_cursor.execute(statement, params).fetchall()
+        rows = self._rows(statement, params)
         return [
             Notification(
                 id=row["rowid"],
@@ -123,9 +129,7 @@ class BatchingRecorder(SQLiteApplicationRecorder):
             f"SELECT COUNT(*) FROM (SELECT 1 FROM {self.events_table_name}"
             f" WHERE rowid > ? AND {topics_in(tuple(topics))} LIMIT ?)"
         )
-        with self.datastore.get_connection(commit=False) as connection:
-            cursor = connection.cursor().sqlite_cursor
-            return int(cursor.execute(statement, [after, most]).fetchone()[0])
+        return int(self._rows(statement, [after, most])[0][0])
 
     def ping(self) -> None:
         """A read of the file, or an error."""
@@ -135,8 +139,7 @@ class BatchingRecorder(SQLiteApplicationRecorder):
     def horizon(self) -> int:
         """Every notification id below this is final (one writer at a time commits in order)."""
         statement = f"SELECT COALESCE(MAX(rowid), 0) + 1 FROM {self.events_table_name}"
-        with self.datastore.get_connection(commit=False) as connection:
-            return int(connection.cursor().sqlite_cursor.execute(statement).fetchone()[0])
+        return int(self._rows(statement)[0][0])
 
     def holdup(self) -> Holdup | None:
         """Nothing holds the readers back here: the one writer commits in order."""
@@ -148,6 +151,8 @@ class BatchingRecorder(SQLiteApplicationRecorder):
 
     def close(self) -> None:
         self.writer.close()
+        if self.readers is not None:
+            self.readers.close()
 
 
 class ReadingPool(SQLiteConnectionPool):
@@ -160,21 +165,10 @@ class ReadingPool(SQLiteConnectionPool):
     connection."""
 
     def _create_connection(self) -> SQLiteConnection:
-        try:
-            connection = sqlite3.connect(
-                database=self.db_name,
-                uri=True,
-                check_same_thread=False,
-                isolation_level=None,  # autocommit: the library issues BEGIN itself
-                cached_statements=STATEMENTS_KEPT,
-                timeout=self.lock_timeout or 5,
-            )
-        except (sqlite3.Error, TypeError) as error:
-            raise InterfaceError(error) from error
+        connection = open_reading(self.db_name, self.lock_timeout or 5)
         if not self.is_sqlite_memory_mode and not self.is_journal_mode_wal:
             connection.execute("PRAGMA journal_mode=WAL")  # lasts in the file: once per process
             self.is_journal_mode_wal = True
-        connection.row_factory = sqlite3.Row
         return SQLiteConnection(sqlite_conn=connection, max_age=self.max_age)
 
 
@@ -207,6 +201,7 @@ class LedgerSQLiteFactory(SQLiteFactory):
             recorder.writer = Writer(
                 pool.db_name, synchronous=synchronous, busy_timeout=busy_timeout
             )
+            recorder.readers = ThreadReaders(pool.db_name, busy_timeout)
         if self.env_create_table():
             recorder.create_table()
         return recorder
