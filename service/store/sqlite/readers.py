@@ -5,8 +5,10 @@ A single statement reads one snapshot by itself, so it needs no transaction and 
 library's pool took 6.5 µs to hand a connection out and back, half of a short read's 13 µs
 (microbenchmark), and every command and view makes a few. Each thread that reads (the store
 threads, the background readers: a bounded set, living as long as the process) keeps its own
-connection; the store's close closes them all. An in-memory database keeps to the pool, whose
-turns with the writer its shared cache needs (writer.py ``InMemoryWriter``).
+connection; the store's close closes them all. The price: more connections than the pool kept
+(CARDLEDGER_THREADS, 16 by default, plus the background readers, against the pool's 8 and 8 more
+at most), each with its own page cache, filled as it reads. An in-memory database keeps to the
+pool, whose turns with the writer its shared cache needs (writer.py ``InMemoryWriter``).
 """
 
 from __future__ import annotations

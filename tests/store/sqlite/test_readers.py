@@ -87,3 +87,18 @@ def threading_read(readers: ThreadReaders) -> None:
     thread.join(BOUND)
     if failure:
         raise failure[0]
+
+
+def test_the_store_s_one_statement_reads_go_the_same_way(tmp_path: Path) -> None:
+    store = sqlite_store(tmp_path)
+    readers = readers_of(store.recorder)
+    try:
+        assert getattr(readers._own, "connection", None) is None
+        assert store.rows("SELECT 1 AS one")[0]["one"] == 1
+        assert getattr(readers._own, "connection", None) is not None  # this thread's own
+        with pytest.raises(ValueError, match="SELECT only"):
+            store.rows("DELETE FROM stored_events")
+        with pytest.raises(PersistenceError):
+            store.row("SELECT * FROM nowhere")
+    finally:
+        store.close()
