@@ -16,12 +16,12 @@ import time
 from collections.abc import AsyncGenerator, Callable
 
 import msgspec
-from litestar.concurrency import sync_to_thread
 from litestar.response import ServerSentEventMessage
 
 from projections.player_messages import parse_message_id
 from service.application.messaging.messages import MessageId, PlayerMessages
 from service.read_models.models import ReadModels
+from service.threads import on_thread
 from service.worker import Worker
 
 PAGE = 100
@@ -108,11 +108,11 @@ async def player_stream(
     wakeup = newsroom.listen(player_id)
     try:
         if after is None:
-            after = await sync_to_thread(messages.now, player_id)
+            after = await on_thread(messages.now, player_id)
         last_sent = time.monotonic()
         while True:
             wakeup.clear()
-            page = await sync_to_thread(messages.read, player_id, after, PAGE)
+            page = await on_thread(messages.read, player_id, after, PAGE)
             for message in page:
                 yield ServerSentEventMessage(
                     event=message.kind, id=message.id, data=msgspec.json.encode(message).decode()

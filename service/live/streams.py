@@ -7,7 +7,6 @@ import time
 from collections.abc import AsyncGenerator, Callable
 from uuid import UUID
 
-from litestar.concurrency import sync_to_thread
 from litestar.response import ServerSentEventMessage
 
 from domain.aggregate import Recorded
@@ -18,6 +17,7 @@ from service.application.perspectives import viewer_perspective
 from service.auth import Principal
 from service.live.feeds import Feed, Feeds
 from service.live.player_streams import Newsroom, player_stream
+from service.threads import on_thread
 from service.worker import Worker
 
 PAGE = 100
@@ -72,7 +72,7 @@ async def game_stream(
     Live events come from the game's shared feed; a viewer further behind than the feed
     reads its own pages from the store until it has caught up."""
     queries, store = ledger.queries, ledger.store
-    aggregate = await sync_to_thread(queries.load, game_id)
+    aggregate = await on_thread(queries.load, game_id)
     feed, wakeup = feeds.follow(aggregate)
     last_sent = time.monotonic()
     owed_view = False  # events went out from a page: the view after them follows
@@ -81,7 +81,7 @@ async def game_stream(
             wakeup.clear()
             latest = feed.after(after)
             if latest is None:
-                page = await sync_to_thread(
+                page = await on_thread(
                     store.events_between, game_id, after, min(feed.aggregate.version, after + PAGE)
                 )
                 perspective = viewer_perspective(feed.aggregate.state, principal)

@@ -7,7 +7,6 @@ from typing import Annotated, Any
 from uuid import UUID
 
 from litestar import Controller, Request, Response, get
-from litestar.concurrency import sync_to_thread
 from litestar.di import NamedDependency
 from litestar.params import FromPath, HeaderParameter, QueryParameter
 from litestar.response import ServerSentEvent
@@ -38,6 +37,7 @@ from service.http.paging import next_link
 from service.http.routes.off_loop import off_loop
 from service.live.streams import Live
 from service.numbers import whole_number
+from service.threads import on_thread
 
 MAX_FRAMES = 200
 HOLDS = (
@@ -171,10 +171,10 @@ class GameReadsController(Controller):
         ledger = live.ledger
         who: Principal | None
         if ticket is not None:
-            who = await sync_to_thread(ledger.tickets.holder, ticket, game_id)
+            who = await on_thread(ledger.tickets.holder, ticket, game_id)
         else:
             who = request.user
-        await sync_to_thread(ledger.queries.load, game_id)
+        await on_thread(ledger.queries.load, game_id)
         resume = after or 0
         if last_event_id is not None:
             resumed = whole_number(last_event_id.strip())
