@@ -106,7 +106,7 @@ class GameAggregate(BaseAggregate[UUID]):
     ) -> GameAggregate:
         """A new game from its creation events (GameCreated first)."""
         cause = Cause(actor=actor, command_id=command_id, now=now)
-        first = _envelope(game_id, 1, GENESIS, events[0], cause)
+        first = _envelope(game_id, str(game_id), 1, GENESIS, events[0], cause)
         aggregate = first.mutate(None)
         aggregate.pending_events.append(first)  # type: ignore[arg-type]
         aggregate.record(events[1:], msgspec.structs.replace(cause, command=None))
@@ -117,7 +117,7 @@ class GameAggregate(BaseAggregate[UUID]):
         recorded = []
         for payload in events:
             envelope = _envelope(
-                self.id, self.version + 1, self.chain_head, payload, cause, self.state.game_id
+                self.id, self.state.game_id, self.version + 1, self.chain_head, payload, cause
             )
             envelope.mutate(self)
             self.pending_events.append(envelope)  # type: ignore[arg-type]
@@ -206,17 +206,12 @@ class Cause(msgspec.Struct, frozen=True, kw_only=True):
 
 
 def _envelope(
-    game_id: UUID,
-    version: int,
-    prev_hash: str,
-    payload: Event,
-    cause: Cause,
-    game_text: str | None = None,
+    game_id: UUID, game_text: str, version: int, prev_hash: str, payload: Event, cause: Cause
 ) -> Recorded:
-    """``game_text``: the game's id as text, when the caller holds it (``str`` of a UUID costs
-    more than the rest of the envelope's fields)."""
+    """``game_text``: the game's id as text, as its state holds it (``str`` of a UUID per event
+    cost more than the rest of the envelope's fields)."""
     body = hashed_body(
-        game_id=game_text or str(game_id),
+        game_id=game_text,
         version=version,
         timestamp=cause.now,
         actor=cause.actor,
