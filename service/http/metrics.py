@@ -116,7 +116,8 @@ class Answers(Collector):
         )
         bounds = [*(str(float(b)) for b in LATENCY_BUCKETS), "+Inf"]
         for (method, route), timed in list(self._latency.items()):
-            in_buckets, total, running = list(timed[:-1]), timed[-1], 0.0
+            *in_buckets, total = timed[:]  # one copy: the buckets and the sum of the same answers
+            running = 0.0
             buckets = []
             for bound, in_bucket in zip(bounds, in_buckets, strict=True):
                 running += in_bucket
