@@ -103,23 +103,14 @@ class Store(Application[UUID]):
         return isinstance(self.recorder, HorizonRecorder)
 
     def rows(self, statement: str, parameters: Sequence[Any] = ()) -> list[Any]:
-        """The rows of one read-only statement, which reads one snapshot by itself: on
-        PostgreSQL sent alone, one round trip where ``reading`` takes three; on a SQLite file
-        on the reading thread's own connection. An in-memory SQLite database reads in
-        ``reading``'s transaction, which takes its turn with the writer. Anything but a SELECT
-        is refused before it is sent: on PostgreSQL nothing else would stop a write, which
-        would commit at once. Errors come out as the library's (a 503, not a driver's error
-        and a 500)."""
+        """The rows of one read-only statement, which reads one snapshot by itself, sent with
+        no transaction around it (the recorder's ``rows``: on PostgreSQL one round trip where
+        ``reading`` takes three, on SQLite no pool for a file). Anything but a SELECT is refused
+        before it is sent: nothing else would stop a write, which would commit at once. Errors
+        come out as the library's (a 503, not a driver's error and a 500)."""
         if statement.lstrip()[:6].upper() != "SELECT":
             raise ValueError(f"rows reads with a SELECT only, not: {statement[:40]!r}")
-        recorder = self.writer
-        if isinstance(recorder, HorizonRecorder):
-            return recorder.rows(statement, parameters)
-        if recorder.readers is not None:
-            return recorder.readers.rows(statement, parameters)
-        with self.reading() as cursor:
-            cursor.execute(statement, parameters)
-            return list(cursor.fetchall())
+        return self.writer.rows(statement, parameters)
 
     def row(self, statement: str, parameters: Sequence[Any] = ()) -> Any:
         """The first row of one read-only statement (``rows``), None if it returns none."""

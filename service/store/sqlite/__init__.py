@@ -22,7 +22,7 @@ from eventsourcing.sqlite import (
 from service.store.ranges import notification_range, topics_in, version_range
 from service.store.readers.holdup import Holdup
 from service.store.sqlite.readers import ThreadReaders, open_reading
-from service.store.sqlite.writer import InMemoryWriter, Writer
+from service.store.sqlite.writer import InMemoryWriter, Writer, translated
 
 T = TypeVar("T")
 
@@ -33,12 +33,18 @@ class BatchingRecorder(SQLiteApplicationRecorder):
     writer: Writer
     readers: ThreadReaders | None = None  # None for an in-memory database: the pool's turns
 
-    def _rows(self, statement: str, params: Sequence[Any] = ()) -> list[Any]:
-        """The rows of one statement, which reads one snapshot by itself."""
+    def rows(self, statement: str, parameters: Sequence[Any] = ()) -> list[Any]:
+        """The rows of one statement, which reads one snapshot by itself, with no transaction
+        around it: on a file on the reading thread's own connection; in memory on one of the
+        pool's, which takes its turn with the writer. sqlite3's errors as the library's."""
         if self.readers is not None:
-            return self.readers.rows(statement, params)
+            return self.readers.rows(statement, parameters)
         with self.datastore.get_connection(commit=False) as connection:
-            return list(connection.cursor().sqlite_cursor.execute(statement, params).fetchall())
+            try:
+                cursor = connection.cursor().sqlite_cursor
+                return list(cursor.execute(statement, parameters).fetchall())
+            except sqlite3.Error as error:
+                raise translated(error) from error
 
     def insert_events(
         self, stored_events: Sequence[StoredEvent], **kwargs: Any
@@ -77,7 +83,7 @@ class BatchingRecorder(SQLiteApplicationRecorder):
         tail, params = version_range("?", gt=gt, lte=lte, desc=desc, limit=limit)
         statement = f"SELECT * FROM {self.events_table_name} WHERE originator_id = ?{tail}"
         params.insert(0, key)
-        rows = self._rows(statement, params)
+        rows = self.rows(statement, params)
         return [
             StoredEvent(
                 originator_id=self.convert_originator_id(row["originator_id"]),
@@ -110,7 +116,7 @@ class BatchingRecorder(SQLiteApplicationRecorder):
         )
         where = f" WHERE {' AND '.join(conditions)}" if conditions else ""
         statement = f"SELECT rowid, * FROM {self.events_table_name}{where}{order}"
-        rows = self._rows(statement, params)
+        rows = self.rows(statement, params)
         return [
             Notification(
                 id=row["rowid"],
@@ -129,17 +135,16 @@ class BatchingRecorder(SQLiteApplicationRecorder):
             f"SELECT COUNT(*) FROM (SELECT 1 FROM {self.events_table_name}"
             f" WHERE rowid > ? AND {topics_in(tuple(topics))} LIMIT ?)"
         )
-        return int(self._rows(statement, [after, most])[0][0])
+        return int(self.rows(statement, [after, most])[0][0])
 
     def ping(self) -> None:
         """A read of the file, or an error."""
-        with self.datastore.get_connection(commit=False) as connection:
-            connection.cursor().sqlite_cursor.execute("SELECT 1").fetchone()
+        self.rows("SELECT 1")
 
     def horizon(self) -> int:
         """Every notification id below this is final (one writer at a time commits in order)."""
         statement = f"SELECT COALESCE(MAX(rowid), 0) + 1 FROM {self.events_table_name}"
-        return int(self._rows(statement)[0][0])
+        return int(self.rows(statement)[0][0])
 
     def holdup(self) -> Holdup | None:
         """Nothing holds the readers back here: the one writer commits in order."""

@@ -35,7 +35,9 @@ def test_each_thread_reads_on_its_own_connection_what_was_committed(tmp_path: Pa
             seen[threading.current_thread().name] = len(
                 recorder.select_events(event[0].originator_id)
             )
-            connections.add(id(readers._connection()))
+            own = getattr(readers._own, "connection", None)  # opened by the read, not by us
+            assert own is not None
+            connections.add(id(own))
 
         threads = [threading.Thread(target=read, name=f"reader-{n}") for n in range(3)]
         for thread in threads:
